@@ -1,0 +1,3 @@
+"""evalscore: validate and score recorded AI-agent runs from external deployments."""
+
+__version__ = "0.1.0"

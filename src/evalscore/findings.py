@@ -1,0 +1,36 @@
+"""Findings: what validation says about one loaded artifact."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Layer = Literal["syntax", "contract", "coherence"]
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem with one artifact, located by source, line and JSON Pointer."""
+
+    layer: Layer
+    code: str
+    severity: Severity
+    pointer: str
+    message: str
+    source: str = ""
+    line: int | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+
+def escape_pointer_token(token: str | int) -> str:
+    """Escape one reference token per RFC 6901 (``~`` before ``/``)."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def join_pointer(base: str, *tokens: str | int) -> str:
+    """Append reference tokens to a JSON Pointer."""
+    return base + "".join("/" + escape_pointer_token(token) for token in tokens)
