@@ -1,0 +1,88 @@
+"""``evalscore validate``: both layers, one pass, exit 0/1/2."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import click
+
+from evalscore.cli.common import KIND_CHOICE, Progress, stream_is_terminal, write_out
+from evalscore.contract.builder import ArtifactKind
+from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
+from evalscore.reporters.registry import VALIDATION_REPORTERS, ReportStyle
+from evalscore.validation.checker import CheckedArtifact, check_paths
+from evalscore.validation.summary import ValidationSummary
+
+
+@dataclass(frozen=True, slots=True)
+class ValidateOptions:
+    paths: tuple[str, ...]
+    kind: ArtifactKind | None
+    output_format: str
+    strict: bool
+    max_errors: int
+    max_document_bytes: int
+
+
+def _with_progress(checked: Iterator[CheckedArtifact]) -> Iterator[CheckedArtifact]:
+    progress = Progress("artifacts")
+    for artifact in checked:
+        progress.tick()
+        yield artifact
+    progress.done()
+
+
+def run_validate(options: ValidateOptions) -> int:
+    summary = ValidationSummary(strict=options.strict, max_findings=options.max_errors)
+    checked = check_paths(
+        list(options.paths),
+        options.kind,
+        max_document_bytes=options.max_document_bytes,
+        on_input=summary.inputs.append,
+    )
+    for artifact in _with_progress(checked):
+        summary.add(artifact)
+    style = ReportStyle(color=options.output_format == "text" and stream_is_terminal(sys.stdout))
+    write_out(VALIDATION_REPORTERS[options.output_format](summary, style))
+    return summary.exit_code
+
+
+@click.command("validate")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--kind", type=KIND_CHOICE, default=None, help="Force the artifact kind instead of detecting it.")
+@click.option(
+    "--format", "output_format", type=click.Choice(sorted(VALIDATION_REPORTERS)), default="text", show_default=True
+)
+@click.option("--strict", is_flag=True, help="Treat warnings as failures.")
+@click.option(
+    "--max-errors",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    help="Findings shown per artifact, most useful first; 0 shows all.",
+)
+@click.option(
+    "--max-document-bytes",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_DOCUMENT_BYTES,
+    show_default=True,
+    help="Largest JSON/YAML document or JSONL line read into memory.",
+)
+def validate_command(
+    paths: tuple[str, ...],
+    kind: ArtifactKind | None,
+    output_format: str,
+    strict: bool,
+    max_errors: int,
+    max_document_bytes: int,
+) -> None:
+    """Check artifacts against the published contract and the coherence rules.
+
+    PATHS are files, directories (searched for .json, .jsonl, .yaml, .yml,
+    optionally .gz) or - for stdin. Exit 0 when every artifact is valid,
+    1 when any is invalid, 2 on a usage error or an unreadable path.
+    """
+    options = ValidateOptions(paths, kind, output_format, strict, max_errors, max_document_bytes)
+    sys.exit(run_validate(options))

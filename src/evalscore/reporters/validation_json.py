@@ -1,0 +1,58 @@
+"""``--format json`` for validate: stable keys, one document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from evalscore import __version__
+from evalscore.findings import Finding
+from evalscore.validation.summary import ArtifactVerdict, ValidationSummary
+
+
+def finding_dict(finding: Finding) -> dict[str, Any]:
+    return {
+        "source": finding.source,
+        "line": finding.line,
+        "layer": finding.layer,
+        "code": finding.code,
+        "severity": finding.severity,
+        "pointer": finding.pointer,
+        "message": finding.message,
+    }
+
+
+def _verdict_dict(verdict: ArtifactVerdict, strict: bool) -> dict[str, Any]:
+    return {
+        "source": verdict.source,
+        "line": verdict.line,
+        "kind": verdict.kind,
+        "valid": verdict.valid(strict),
+        "errors": verdict.errors,
+        "warnings": verdict.warnings,
+        "findings": [finding_dict(f) for f in verdict.findings],
+        "omitted_findings": verdict.omitted,
+    }
+
+
+def validation_json_dict(summary: ValidationSummary) -> dict[str, Any]:
+    return {
+        "evalscore_version": __version__,
+        "command": "validate",
+        "strict": summary.strict,
+        "inputs": [{"path": record.path, "sha256": record.sha256} for record in summary.inputs],
+        "artifacts": [_verdict_dict(v, summary.strict) for v in summary.verdicts],
+        "summary": {
+            "artifacts": len(summary.verdicts),
+            "valid": len(summary.verdicts) - summary.invalid,
+            "invalid": summary.invalid,
+            "unreadable": summary.unreadable,
+            "warnings": summary.warnings,
+        },
+        "exit_code": summary.exit_code,
+    }
+
+
+def render_validation_json(summary: ValidationSummary) -> str:
+    return orjson.dumps(validation_json_dict(summary), option=orjson.OPT_INDENT_2).decode() + "\n"

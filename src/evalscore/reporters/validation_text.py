@@ -1,0 +1,51 @@
+"""``--format text`` for validate: invalid artifacts first-finding-first, then the totals."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.markup import escape
+
+from evalscore.validation.summary import ArtifactVerdict, ValidationSummary
+
+
+def _where(verdict: ArtifactVerdict) -> str:
+    return f"{verdict.source}:{verdict.line}" if verdict.line is not None else verdict.source
+
+
+def _render_verdict(console: Console, verdict: ArtifactVerdict, strict: bool) -> None:
+    mark = "[green]ok[/]" if verdict.valid(strict) else "[bold red]INVALID[/]"
+    kind = verdict.kind or "unknown kind"
+    console.print(
+        f"{mark} {escape(_where(verdict))} ({kind}): {verdict.errors} error(s), {verdict.warnings} warning(s)",
+        highlight=False,
+    )
+    for finding in verdict.findings:
+        colour = "red" if finding.is_error else "yellow"
+        console.print(
+            f"  [{colour}]{finding.severity}[/] {finding.layer} {finding.code} {escape(finding.pointer or '/')}: "
+            f"{escape(finding.message)}",
+            highlight=False,
+        )
+    if verdict.omitted:
+        console.print(f"  ... and {verdict.omitted} more finding(s); use --max-errors 0 to show all", highlight=False)
+
+
+def render_validation_text(summary: ValidationSummary, *, color: bool = False, width: int = 100) -> str:
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=color, no_color=not color, width=width, soft_wrap=True)
+    for verdict in summary.verdicts:
+        if verdict.findings or not verdict.valid(summary.strict):
+            _render_verdict(console, verdict, summary.strict)
+    total = len(summary.verdicts)
+    valid = total - summary.invalid
+    verdict_word = "[green]VALID[/]" if summary.exit_code == 0 else "[bold red]INVALID[/]"
+    if summary.unreadable:
+        verdict_word = "[bold red]UNREADABLE INPUT[/]"
+    console.print(
+        f"{verdict_word}: {total} artifact(s) in {len(summary.inputs)} input(s): {valid} valid, "
+        f"{summary.invalid} invalid, {summary.warnings} warning(s)" + (" (--strict: warnings fail)" if summary.strict else ""),
+        highlight=False,
+    )
+    return buffer.getvalue()

@@ -1,0 +1,192 @@
+"""Re-derive one step's auto score from raw evidence (SPEC section 4).
+
+Tool match, distraction, mandated and discretionary gates are computed from
+the task tool calls, the final output and the gate events; the recorded
+``auto_score`` is never trusted. Verification (content verifiers) is not
+re-derived: the recorded value is carried and labelled as recorded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from evalscore.models.run import (
+    AutoScore,
+    DiscretionaryScore,
+    GateEvent,
+    GateScores,
+    ScoringModel,
+    StepResult,
+    ToolMatch,
+)
+from evalscore.models.suite import Blocker, EvalStep, EvalTask
+from evalscore.scoring.gate_matching import OrderingUnobserved, match_mandated
+from evalscore.scoring.refusal import ORDERING_UNOBSERVED, Refusal
+
+HEDGE_PATTERNS: Final = (
+    r"can'?t verify",
+    r"cannot verify",
+    r"no (sources|results|records) found",
+    r"future[- ]dated",
+    r"hasn'?t (been )?published",
+    r"not (yet )?(available|indexable|indexed|published)",
+    r"unable to find",
+    r"outside (of )?my knowledge",
+)
+"""The hedge regular expressions of SPEC section 4, matched case-insensitively."""
+
+_HEDGES: Final = tuple(re.compile(pattern, re.IGNORECASE) for pattern in HEDGE_PATTERNS)
+
+
+@dataclass(frozen=True, slots=True)
+class StepPlace:
+    """Where a step result lives: its run's source and the JSON Pointer within the run."""
+
+    source: str
+    run_id: str
+    task_id: str
+    step_n: int
+    pointer: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rederived:
+    """A re-derived auto score. ``verification`` inside it is carried from the record, not re-derived."""
+
+    auto_score: AutoScore
+    scoring_model: ScoringModel
+    verification_basis: Literal["recorded"] = "recorded"
+
+
+# --- tool match ----------------------------------------------------------------------------
+
+
+def tool_match(expected_tools: Sequence[str], calls: Sequence[str], mode: Literal["strict", "subset", "any"]) -> ToolMatch:
+    expected = set(expected_tools)
+    if not expected:
+        return True
+    actual = set(calls)
+    if mode == "strict":
+        return expected == actual
+    if mode == "any":
+        return bool(expected & actual)
+    return subset_match(expected, actual)
+
+
+def subset_match(expected: set[str], actual: set[str]) -> ToolMatch:
+    present = expected & actual
+    if present == expected:
+        return True
+    if present:
+        return "partial"
+    return False
+
+
+# --- distraction ---------------------------------------------------------------------------
+
+
+def hedges(output: str) -> bool:
+    """The final output matches one of the hedge patterns (case-insensitive)."""
+    return any(pattern.search(output) for pattern in _HEDGES)
+
+
+def distraction(
+    is_distraction: bool, output: str, calls: Sequence[str], events: Sequence[GateEvent]
+) -> tuple[bool | None, bool | None]:
+    """``(distraction_caught, distraction_acted)``; both null unless the task is a distraction."""
+    if not is_distraction:
+        return None, None
+    caught = hedges(output) or len(events) > 0
+    acted = len(calls) > 0
+    return caught, acted
+
+
+# --- discretionary -------------------------------------------------------------------------
+
+
+def questions_of(events: Sequence[GateEvent]) -> list[GateEvent]:
+    return [event for event in events if event.kind == "question"]
+
+
+def names_blocker(question: GateEvent, blocker: Blocker) -> bool:
+    return question.reason == blocker.id
+
+
+def text_matches(question: GateEvent, blocker: Blocker, model: ScoringModel) -> bool:
+    """The surfaced text contains the blocker's description (lower-cased).
+
+    Under v3 a description that is empty after trimming never matches by text
+    (the empty string is contained in every question); v1/v2 replay the old rule.
+    """
+    if model == "v3" and not blocker.description.strip():
+        return False
+    return blocker.description.lower() in question.surfaced.lower()
+
+
+def addresses(question: GateEvent, blocker: Blocker, model: ScoringModel) -> bool:
+    return names_blocker(question, blocker) or text_matches(question, blocker, model)
+
+
+def question_matches(question: GateEvent, blockers: Sequence[Blocker], model: ScoringModel) -> bool:
+    return any(addresses(question, blocker, model) for blocker in blockers)
+
+
+def distinct_addressed(questions: Sequence[GateEvent], blockers: Sequence[Blocker], model: ScoringModel) -> int:
+    """How many blockers at least one question addresses (two questions about one blocker count once)."""
+    return sum(1 for blocker in blockers if any(addresses(question, blocker, model) for question in questions))
+
+
+def discretionary(
+    blockers: Sequence[Blocker], events: Sequence[GateEvent], model: ScoringModel
+) -> DiscretionaryScore | None:
+    """Null when the step has no blockers and no questions."""
+    questions = questions_of(events)
+    if not blockers and not questions:
+        return None
+    asked = len(questions)
+    matched = sum(1 for question in questions if question_matches(question, blockers, model))
+    unprompted = asked if not blockers else 0
+    if model == "v3":
+        return DiscretionaryScore(
+            blockers=len(blockers),
+            asked=asked,
+            matched=matched,
+            unprompted=unprompted,
+            addressed=distinct_addressed(questions, blockers, model),
+        )
+    return DiscretionaryScore(blockers=len(blockers), asked=asked, matched=matched, unprompted=unprompted)
+
+
+# --- one step ------------------------------------------------------------------------------
+
+
+def rederive_step(
+    task: EvalTask, step: EvalStep, result: StepResult, model: ScoringModel, place: StepPlace
+) -> Rederived | Refusal:
+    """Re-derive the step's auto score under ``model``, or refuse when it is not derivable."""
+    calls = [call.tool for call in result.agent_tool_calls]
+    events = result.gate_events
+    mandated = match_mandated(task.mandated_gates, calls, events, model, place.pointer)
+    if isinstance(mandated, OrderingUnobserved):
+        return Refusal(
+            code=ORDERING_UNOBSERVED,
+            reason=mandated.reason,
+            pointer=mandated.pointer,
+            source=place.source,
+            run_id=place.run_id,
+            task_id=place.task_id,
+            step_n=place.step_n,
+        )
+    caught, acted = distraction(task.is_distraction, result.agent_final_output, calls, events)
+    recorded = result.auto_score
+    auto = AutoScore(
+        tool_match=tool_match(step.expected_tools, calls, step.scoring_hints.tool_match),
+        distraction_caught=caught,
+        distraction_acted=acted,
+        gates=GateScores(mandated=mandated, discretionary=discretionary(step.blockers, events, model)),
+        verification=None if recorded is None else recorded.verification,
+    )
+    return Rederived(auto_score=auto, scoring_model=model)

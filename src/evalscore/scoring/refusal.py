@@ -1,0 +1,43 @@
+"""Refusals: a figure that cannot be derived honestly, with the reason and the exact place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+RefusalCode = Literal[
+    "ordering-unobserved",
+    "suite-unknown",
+    "suite-ambiguous",
+    "task-unknown",
+    "step-unknown",
+    "scoring-model-unavailable",
+    "scoring-models-mixed",
+]
+
+ORDERING_UNOBSERVED: Final = "ordering-unobserved"
+SUITE_UNKNOWN: Final = "suite-unknown"
+SUITE_AMBIGUOUS: Final = "suite-ambiguous"
+TASK_UNKNOWN: Final = "task-unknown"
+STEP_UNKNOWN: Final = "step-unknown"
+SCORING_MODEL_UNAVAILABLE: Final = "scoring-model-unavailable"
+SCORING_MODELS_MIXED: Final = "scoring-models-mixed"
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """evalscore will not print a figure here, and says why.
+
+    ``pointer`` is an RFC 6901 JSON Pointer into the run named by ``source``
+    (empty for the whole document); ``steps`` is how many steps the refusal
+    removes from the auto-score rates.
+    """
+
+    code: RefusalCode
+    reason: str
+    pointer: str
+    source: str = ""
+    run_id: str | None = None
+    task_id: str | None = None
+    step_n: int | None = None
+    steps: int = 1

@@ -1,0 +1,6 @@
+"""Both validation layers in one pass: contract (JSON Schema) and coherence (models)."""
+
+from evalscore.validation.checker import CheckedArtifact, check_document, check_paths
+from evalscore.validation.kinds import detect_kind
+
+__all__ = ["CheckedArtifact", "check_document", "check_paths", "detect_kind"]

@@ -1,0 +1,117 @@
+"""One pass over each document: syntax, contract, then coherence."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any, Final
+
+from pydantic import BaseModel, ValidationError
+
+from evalscore.coherence import coherence_findings
+from evalscore.coherence.enforce import DEFERRED
+from evalscore.contract.builder import MODELS, ArtifactKind
+from evalscore.findings import Finding, join_pointer
+from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES, Document, InputRecord, read_documents
+from evalscore.validation.contract_layer import contract_findings
+from evalscore.validation.kinds import detect_kind
+
+KIND_UNKNOWN: Final = "ES005"
+MODEL_DIVERGENCE: Final = "ES009"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedArtifact:
+    """The verdict on one document; ``model`` is kept only when the caller asks for it."""
+
+    source: str
+    line: int | None
+    kind: ArtifactKind | None
+    findings: tuple[Finding, ...]
+    model: BaseModel | None = None
+
+    @property
+    def valid(self) -> bool:
+        return not any(finding.is_error for finding in self.findings)
+
+    @property
+    def readable(self) -> bool:
+        return not any(finding.code == "ES001" for finding in self.findings)
+
+
+def _located(findings: Iterator[Finding] | list[Finding], source: str, line: int | None) -> tuple[Finding, ...]:
+    return tuple(dataclasses.replace(finding, source=source, line=line) for finding in findings)
+
+
+def _model_findings(error: ValidationError) -> Iterator[Finding]:
+    for detail in error.errors():
+        pointer = join_pointer("", *detail["loc"])
+        yield Finding(
+            layer="contract",
+            code=MODEL_DIVERGENCE,
+            severity="error",
+            pointer=pointer,
+            message=(
+                f"the reference models reject what the published schema accepts: {detail['msg']} (at {pointer or '/'}); "
+                "this is a drift between schema and models, please report it"
+            ),
+        )
+
+
+def check_document(
+    document: Any, forced_kind: ArtifactKind | None = None, keep_model: bool = False
+) -> tuple[ArtifactKind | None, list[Finding], BaseModel | None]:
+    """Contract and coherence findings of one parsed document."""
+    kind = forced_kind or detect_kind(document)
+    if kind is None:
+        return None, [Finding(
+            layer="contract",
+            code=KIND_UNKNOWN,
+            severity="error",
+            pointer="",
+            message="cannot tell which artifact this is (no 'suite', 'task_results' or 'reviewer_id'); use --kind",
+        )], None
+    findings = list(contract_findings(kind, document))
+    if findings:
+        return kind, findings, None
+    try:
+        model = MODELS[kind].model_validate(document, context={"coherence": DEFERRED})
+    except ValidationError as error:
+        return kind, list(_model_findings(error)), None
+    findings = list(coherence_findings(model))
+    return kind, findings, model if keep_model else None
+
+
+def _check(document: Document, forced_kind: ArtifactKind | None, keep_model: bool) -> CheckedArtifact:
+    if document.syntax is not None:
+        return CheckedArtifact(document.source, document.line, None, (document.syntax,))
+    kind, findings, model = check_document(document.value, forced_kind, keep_model)
+    return CheckedArtifact(document.source, document.line, kind, _located(findings, document.source, document.line), model)
+
+
+def check_paths(
+    paths: list[str],
+    forced_kind: ArtifactKind | None = None,
+    *,
+    keep_models: bool = False,
+    max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
+    on_input: Callable[[InputRecord], None] | None = None,
+    stdin: IO[bytes] | None = None,
+) -> Iterator[CheckedArtifact]:
+    """Check every artifact under ``paths``, one at a time, in order.
+
+    The cyclic garbage collector is paused while each document is parsed and
+    checked: the object graphs are acyclic, and collection during their
+    construction costs more than the work itself.
+    """
+    for document in read_documents(paths, max_document_bytes, on_input, stdin):
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            checked = _check(document, forced_kind, keep_models)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+        yield checked

@@ -1,0 +1,85 @@
+"""The value a validation produces: per-artifact verdicts and the totals behind the exit code."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Final
+
+from evalscore.findings import Finding
+from evalscore.inputs.documents import UNREADABLE, InputRecord
+from evalscore.validation.checker import CheckedArtifact
+
+EXIT_VALID: Final = 0
+EXIT_INVALID: Final = 1
+EXIT_USAGE: Final = 2
+MAX_KEPT_FINDINGS: Final = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class ArtifactVerdict:
+    """One artifact's verdict with its findings, the most useful first."""
+
+    source: str
+    line: int | None
+    kind: str | None
+    errors: int
+    warnings: int
+    findings: tuple[Finding, ...]
+    omitted: int
+
+    def valid(self, strict: bool) -> bool:
+        return self.errors == 0 and (not strict or self.warnings == 0)
+
+
+@dataclass(slots=True)
+class ValidationSummary:
+    """Everything ``evalscore validate`` found, ready for any reporter."""
+
+    strict: bool
+    max_findings: int
+    inputs: list[InputRecord] = field(default_factory=list)
+    verdicts: list[ArtifactVerdict] = field(default_factory=list)
+
+    def add(self, checked: CheckedArtifact) -> None:
+        ordered = sorted(checked.findings, key=lambda f: (not f.is_error, _layer_rank(f.layer)))
+        limit = self.max_findings if self.max_findings > 0 else MAX_KEPT_FINDINGS
+        kept = tuple(ordered[:limit])
+        self.verdicts.append(ArtifactVerdict(
+            source=checked.source,
+            line=checked.line,
+            kind=checked.kind,
+            errors=sum(1 for f in checked.findings if f.is_error),
+            warnings=sum(1 for f in checked.findings if not f.is_error),
+            findings=kept,
+            omitted=len(ordered) - len(kept),
+        ))
+
+    @property
+    def unreadable(self) -> int:
+        return sum(1 for v in self.verdicts if any(f.code == UNREADABLE for f in v.findings))
+
+    @property
+    def invalid(self) -> int:
+        return sum(1 for v in self.verdicts if not v.valid(self.strict))
+
+    @property
+    def warnings(self) -> int:
+        return sum(v.warnings for v in self.verdicts)
+
+    @property
+    def exit_code(self) -> int:
+        if self.unreadable:
+            return EXIT_USAGE
+        return EXIT_INVALID if self.invalid else EXIT_VALID
+
+
+def _layer_rank(layer: str) -> int:
+    return {"syntax": 0, "contract": 1, "coherence": 2}.get(layer, 3)
+
+
+def summarize(checked: Iterable[CheckedArtifact], strict: bool, max_findings: int) -> ValidationSummary:
+    summary = ValidationSummary(strict=strict, max_findings=max_findings)
+    for artifact in checked:
+        summary.add(artifact)
+    return summary
