@@ -17,7 +17,7 @@ from evalscore.contract.fixture_check import artifact_files, check_artifact_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "schemas" / "v1"
-ARTIFACT_FOLDERS = ("fixtures", "goldens", "src/evalscore/examples")
+ARTIFACT_FOLDERS = ("fixtures", "goldens", "examples")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,13 +28,15 @@ def main(argv: list[str] | None = None) -> int:
         for name in write_schemas(SCHEMA_DIR):
             print(f"wrote schemas/v1/{name}")
     failed = False
-    for problem in find_drift(SCHEMA_DIR) + uncommitted(SCHEMA_DIR):
+    for drift in find_drift(SCHEMA_DIR) + uncommitted(SCHEMA_DIR):
         failed = True
-        print(f"DRIFT schemas/v1/{problem.file}: {problem.problem}")
-        if problem.diff:
-            print(problem.diff)
+        print(f"DRIFT schemas/v1/{drift.file}: {drift.problem}")
+        if drift.diff:
+            print(drift.diff)
     if failed:
-        print(f"\nThe committed contract differs from the models. Regenerate with:\n  {REGENERATE_COMMAND}\nthen commit.")
+        print(
+            f"\nThe committed contract differs from the models. Regenerate with:\n  {REGENERATE_COMMAND}\nthen commit."
+        )
         return 1
     checked = 0
     for path in artifact_files(ROOT, ARTIFACT_FOLDERS):
@@ -45,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     if checked == 0:
         print("FIXTURE no committed artifact was found to check")
         return 1
-    print(f"schemas in step with the models; {checked} artifact file(s) meet their expected verdicts" if not failed else "")
+    print(
+        f"schemas in step with the models; {checked} artifact file(s) meet their expected verdicts"
+        if not failed
+        else ""
+    )
     return 1 if failed else 0
 
 

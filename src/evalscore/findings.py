@@ -34,3 +34,11 @@ def escape_pointer_token(token: str | int) -> str:
 def join_pointer(base: str, *tokens: str | int) -> str:
     """Append reference tokens to a JSON Pointer."""
     return base + "".join("/" + escape_pointer_token(token) for token in tokens)
+
+
+JsonPath = tuple[str | int, ...]
+"""A location as reference tokens; turned into a JSON Pointer only when a finding needs it."""
+
+
+def pointer_of(path: JsonPath) -> str:
+    return join_pointer("", *path)

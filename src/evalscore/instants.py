@@ -29,6 +29,10 @@ def parse_instant(text: str) -> datetime | None:
     """
     if not has_offset_shape(text):
         return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        pass  # lower-case t/z, a leap second, or no such calendar day: read by hand below
     parts = _PARTS.match(text)
     if parts is None:  # pragma: no cover - the shape check above guarantees a match
         return None

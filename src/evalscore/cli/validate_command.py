@@ -12,7 +12,8 @@ from evalscore.cli.common import KIND_CHOICE, Progress, stream_is_terminal, writ
 from evalscore.contract.builder import ArtifactKind
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
 from evalscore.reporters.registry import VALIDATION_REPORTERS, ReportStyle
-from evalscore.validation.checker import CheckedArtifact, check_paths
+from evalscore.validation.checker import CheckedArtifact
+from evalscore.validation.pipeline import check_paths
 from evalscore.validation.summary import ValidationSummary
 
 

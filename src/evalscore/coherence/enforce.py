@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import ValidationInfo
 from pydantic_core import PydanticCustomError
@@ -22,8 +22,12 @@ def enforce(artifact: ArtifactT, info: ValidationInfo) -> ArtifactT:
     errors = [finding for finding in coherence_findings(artifact) if finding.is_error]
     if errors:
         summary = "; ".join(f"{finding.code} {finding.message}" for finding in errors)
-        raise PydanticCustomError("coherence", "{count} coherence rule(s) broken: {summary}", {
-            "count": len(errors),
-            "summary": summary,
-        })
+        raise PydanticCustomError(
+            "coherence",
+            "{count} coherence rule(s) broken: {summary}",
+            {
+                "count": len(errors),
+                "summary": summary,
+            },
+        )
     return artifact

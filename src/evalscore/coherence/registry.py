@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from evalscore.findings import Finding, Severity
+from evalscore.findings import Finding, JsonPath, Severity, pointer_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +18,8 @@ class Rule:
     name: str
     severity: Severity
 
-    def finding(self, pointer: str, message: str) -> Finding:
+    def finding(self, path: JsonPath, message: str) -> Finding:
+        pointer = pointer_of(path)
         return Finding(
             layer="coherence",
             code=self.code,

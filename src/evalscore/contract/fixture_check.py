@@ -15,11 +15,15 @@ from pathlib import Path
 from typing import Any, Final
 
 import jsonschema
+import orjson
 from pydantic import ValidationError
 
 from evalscore.contract.builder import ARTIFACT_KINDS, MODELS, SCHEMA_FILES, ArtifactKind
+from evalscore.inputs.documents import read_documents
 from evalscore.inputs.paths import classify
-from evalscore.validation.checker import CheckedArtifact, check_paths
+from evalscore.validation.checker import CheckedArtifact
+from evalscore.validation.kinds import detect_kind
+from evalscore.validation.pipeline import check_paths
 
 NOT_ARTIFACTS: Final = frozenset({"labels.json"})
 
@@ -32,10 +36,10 @@ class Expectation:
 
 def expectation_for(path: Path, root: Path) -> Expectation:
     parts = path.relative_to(root).parts
-    kind = next((part for part in parts if part in ARTIFACT_KINDS), None)
+    kind = next((k for part in parts for k in ARTIFACT_KINDS if part == k), None)
     if "invalid" in parts:
-        return Expectation(kind, path.name.split("--", 1)[0])  # type: ignore[arg-type]
-    return Expectation(kind, None)  # type: ignore[arg-type]
+        return Expectation(kind, path.name.split("--", 1)[0])
+    return Expectation(kind, None)
 
 
 def artifact_files(root: Path, folders: tuple[str, ...]) -> Iterator[Path]:
@@ -48,8 +52,6 @@ def artifact_files(root: Path, folders: tuple[str, ...]) -> Iterator[Path]:
 
 
 def _committed_schema(schema_dir: Path, kind: ArtifactKind) -> jsonschema.Draft202012Validator:
-    import orjson
-
     return jsonschema.Draft202012Validator(orjson.loads((schema_dir / SCHEMA_FILES[kind]).read_bytes()))
 
 
@@ -81,9 +83,6 @@ def check_artifact_file(path: Path, root: Path, schema_dir: Path) -> list[str]:
 
 def _check_layers(path: Path, root: Path, schema_dir: Path, expectation: Expectation) -> list[str]:
     """Each layer on its own: the committed schema, then the models with their rules enforced."""
-    from evalscore.inputs.documents import read_documents
-    from evalscore.validation.kinds import detect_kind
-
     problems = []
     for document in read_documents([str(path)]):
         if document.syntax is not None:

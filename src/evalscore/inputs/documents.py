@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import sys
 import zlib
 from collections.abc import Callable, Iterator
@@ -21,7 +22,7 @@ import yaml
 
 from evalscore.findings import Finding
 from evalscore.inputs.paths import STDIN, SourceFile, expand_paths
-from evalscore.inputs.yaml_loader import YamlTooLarge, load_yaml
+from evalscore.inputs.yaml_loader import YamlTooLargeError, load_yaml
 
 DEFAULT_MAX_DOCUMENT_BYTES: Final = 512 * 1024 * 1024
 _CHUNK: Final = 1024 * 1024
@@ -63,23 +64,26 @@ class InputRecord:
 
 
 def syntax_finding(code: str, source: str, line: int | None, message: str, pointer: str = "") -> Finding:
-    return Finding(layer="syntax", code=code, severity="error", pointer=pointer, message=message, source=source, line=line)
+    return Finding(
+        layer="syntax", code=code, severity="error", pointer=pointer, message=message, source=source, line=line
+    )
 
 
-class _HashingReader:
-    """A binary reader that hashes every byte read through it."""
+class _HashingReader(io.RawIOBase):
+    """A raw binary reader that hashes every byte read through it."""
 
     def __init__(self, raw: IO[bytes]) -> None:
         self._raw = raw
         self.digest = hashlib.sha256()
 
-    def read(self, size: int = -1) -> bytes:
-        data = self._raw.read(size)
-        self.digest.update(data)
-        return data
-
     def readable(self) -> bool:
         return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._raw.read(len(buffer))
+        self.digest.update(data)
+        buffer[: len(data)] = data
+        return len(data)
 
     def drain(self) -> str:
         while self.read(_CHUNK):
@@ -92,13 +96,13 @@ def _decode_error(error: orjson.JSONDecodeError, source: str, line_offset: int |
     code = NOT_UTF8 if "UTF-8" in message else NOT_JSON
     line = error.lineno if line_offset is None else line_offset
     where = f"column {error.colno}" if line_offset is not None else f"line {error.lineno} column {error.colno}"
-    reason = message.split(": line ")[0]
+    reason = message.split(": line ", maxsplit=1)[0]
     return syntax_finding(code, source, line, f"{reason} ({where})")
 
 
 def parse_json(data: bytes, source: str, line: int | None = None) -> Document:
     if data.startswith(_BOM):
-        data = data[len(_BOM):]
+        data = data[len(_BOM) :]
     try:
         return Document(source, line, orjson.loads(data))
     except orjson.JSONDecodeError as error:
@@ -108,7 +112,7 @@ def parse_json(data: bytes, source: str, line: int | None = None) -> Document:
 def parse_yaml(data: bytes, source: str) -> Document:
     try:
         return Document(source, None, load_yaml(data))
-    except YamlTooLarge as error:
+    except YamlTooLargeError as error:
         return Document(source, None, None, syntax_finding(TOO_LARGE, source, None, str(error)))
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark
@@ -126,7 +130,11 @@ def _read_limited(stream: IO[bytes], limit: int) -> bytes | None:
     return None if len(data) > limit else data
 
 
-def _jsonl_documents(stream: IO[bytes], source: str, limit: int) -> Iterator[Document]:
+RawLine = tuple[int, bytes]
+"""A JSONL line not parsed yet, with its line number (for parsing in a worker)."""
+
+
+def _jsonl_documents(stream: IO[bytes], source: str, limit: int, raw: bool = False) -> Iterator[Document | RawLine]:
     number = 0
     seen_any = False
     while True:
@@ -137,15 +145,23 @@ def _jsonl_documents(stream: IO[bytes], source: str, limit: int) -> Iterator[Doc
         if len(line) > limit and not line.endswith(b"\n"):
             while (rest := stream.readline(_CHUNK)) and not rest.endswith(b"\n"):
                 pass
-            yield Document(source, number, None, syntax_finding(
-                TOO_LARGE, source, number, f"line is longer than {limit:,} bytes; raise --max-document-bytes to read it"
-            ))
+            yield Document(
+                source,
+                number,
+                None,
+                syntax_finding(
+                    TOO_LARGE,
+                    source,
+                    number,
+                    f"line is longer than {limit:,} bytes; raise --max-document-bytes to read it",
+                ),
+            )
             seen_any = True
             continue
         if not line.strip():
             continue
         seen_any = True
-        yield parse_json(line, source, number)
+        yield (number, line) if raw else parse_json(line, source, number)
     if not seen_any:
         yield Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the JSONL input holds no line"))
 
@@ -153,9 +169,17 @@ def _jsonl_documents(stream: IO[bytes], source: str, limit: int) -> Iterator[Doc
 def _whole_document(stream: IO[bytes], file: SourceFile, limit: int) -> Document:
     data = _read_limited(stream, limit)
     if data is None:
-        return Document(file.path, None, None, syntax_finding(
-            TOO_LARGE, file.path, None, f"document is larger than {limit:,} bytes; raise --max-document-bytes to read it"
-        ))
+        return Document(
+            file.path,
+            None,
+            None,
+            syntax_finding(
+                TOO_LARGE,
+                file.path,
+                None,
+                f"document is larger than {limit:,} bytes; raise --max-document-bytes to read it",
+            ),
+        )
     if not data.strip():
         return Document(file.path, None, None, syntax_finding(NO_ARTIFACT, file.path, None, "the input is empty"))
     if file.format == "yaml":
@@ -166,7 +190,9 @@ def _whole_document(stream: IO[bytes], file: SourceFile, limit: int) -> Document
 def _stdin_documents(stream: IO[bytes], limit: int) -> Iterator[Document]:
     data = _read_limited(stream, limit)
     if data is None:
-        yield Document(STDIN, None, None, syntax_finding(TOO_LARGE, STDIN, None, f"stdin holds more than {limit:,} bytes"))
+        yield Document(
+            STDIN, None, None, syntax_finding(TOO_LARGE, STDIN, None, f"stdin holds more than {limit:,} bytes")
+        )
         return
     whole = parse_json(data, STDIN)
     lines = [line for line in data.splitlines() if line.strip()]
@@ -176,15 +202,18 @@ def _stdin_documents(stream: IO[bytes], limit: int) -> Iterator[Document]:
         else:
             yield whole
         return
-    import io
-
-    yield from _jsonl_documents(io.BytesIO(data), STDIN, limit)
+    for document in _jsonl_documents(io.BytesIO(data), STDIN, limit):
+        assert isinstance(document, Document)  # raw is off
+        yield document
 
 
 def read_file_documents(
-    file: SourceFile, limit: int = DEFAULT_MAX_DOCUMENT_BYTES, stdin: IO[bytes] | None = None
-) -> tuple[Iterator[Document], Callable[[], InputRecord]]:
-    """The documents of one source, and a function that gives its record once they are consumed."""
+    file: SourceFile, limit: int = DEFAULT_MAX_DOCUMENT_BYTES, stdin: IO[bytes] | None = None, raw_jsonl: bool = False
+) -> tuple[Iterator[Document | RawLine], Callable[[], InputRecord]]:
+    """The documents of one source, and a function that gives its record once they are consumed.
+
+    With ``raw_jsonl`` a JSONL file's lines come unparsed, for parsing in a worker process.
+    """
     if file.problem is not None:
         problem = file.problem
         return iter([Document(file.path, None, None, syntax_finding(UNREADABLE, file.path, None, problem))]), (
@@ -192,19 +221,20 @@ def read_file_documents(
         )
     state: dict[str, str | None] = {"sha256": None}
 
-    def documents() -> Iterator[Document]:
+    def documents() -> Iterator[Document | RawLine]:
         try:
-            raw: IO[bytes] = stdin if stdin is not None else (sys.stdin.buffer if file.path == STDIN else open(file.path, "rb"))  # noqa: SIM115
+            raw = _open_raw(file.path, stdin)
         except OSError as error:
             yield Document(file.path, None, None, syntax_finding(UNREADABLE, file.path, None, _os_reason(error)))
             return
         hashing = _HashingReader(raw)
+        buffered = io.BufferedReader(hashing, _CHUNK)
         try:
-            stream: IO[bytes] = gzip.GzipFile(fileobj=hashing, mode="rb") if file.gzipped else hashing  # type: ignore[arg-type]
+            stream: IO[bytes] = gzip.GzipFile(fileobj=buffered, mode="rb") if file.gzipped else buffered  # type: ignore[assignment]
             if file.path == STDIN:
                 yield from _stdin_documents(stream, limit)
             elif file.format == "jsonl":
-                yield from _jsonl_documents(stream, file.path, limit)
+                yield from _jsonl_documents(stream, file.path, limit, raw_jsonl)
             else:
                 yield _whole_document(stream, file, limit)
             state["sha256"] = hashing.drain()
@@ -215,6 +245,15 @@ def read_file_documents(
                 raw.close()
 
     return documents(), lambda: InputRecord(file.path, state["sha256"])
+
+
+def _open_raw(path: str, stdin: IO[bytes] | None) -> IO[bytes]:
+    """The byte stream behind a source; the caller closes it (never stdin)."""
+    if stdin is not None:
+        return stdin
+    if path == STDIN:
+        return sys.stdin.buffer
+    return open(path, "rb")
 
 
 def _os_reason(error: BaseException) -> str:
@@ -233,6 +272,8 @@ def read_documents(
     """Every document of every path, in order; ``on_input`` hears of each input once it is read."""
     for file in expand_paths(paths):
         documents, record = read_file_documents(file, limit, stdin if file.path == STDIN else None)
-        yield from documents
+        for document in documents:
+            assert isinstance(document, Document)  # raw_jsonl is off
+            yield document
         if on_input is not None:
             on_input(record())

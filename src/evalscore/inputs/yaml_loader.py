@@ -17,7 +17,7 @@ import yaml
 MAX_EXPANDED_NODES: Final = 1_000_000
 
 
-class YamlTooLarge(ValueError):
+class YamlTooLargeError(ValueError):
     """The YAML expands (through aliases) to more nodes than evalscore will build."""
 
 
@@ -29,10 +29,10 @@ _CoreSchemaLoader.yaml_implicit_resolvers = {}
 _CoreSchemaLoader.add_implicit_resolver(
     "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
 )
-_CoreSchemaLoader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""])
 _CoreSchemaLoader.add_implicit_resolver(
-    "tag:yaml.org,2002:int", re.compile(r"^[-+]?[0-9]+$"), list("-+0123456789")
+    "tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]
 )
+_CoreSchemaLoader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^[-+]?[0-9]+$"), list("-+0123456789"))
 _CoreSchemaLoader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$"),
@@ -52,12 +52,12 @@ def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
         size += sum(_expanded_size(k, memo) + _expanded_size(v, memo) for k, v in node.value)
     memo[id(node)] = size
     if size > MAX_EXPANDED_NODES:
-        raise YamlTooLarge(f"the YAML expands to more than {MAX_EXPANDED_NODES:,} nodes through aliases")
+        raise YamlTooLargeError(f"the YAML expands to more than {MAX_EXPANDED_NODES:,} nodes through aliases")
     return size
 
 
 def load_yaml(data: bytes) -> Any:
-    """One YAML document as JSON-like data; raises yaml.YAMLError or YamlTooLarge."""
+    """One YAML document as JSON-like data; raises yaml.YAMLError or YamlTooLargeError."""
     loader = _CoreSchemaLoader(data)
     try:
         node = loader.get_single_node()

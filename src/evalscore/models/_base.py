@@ -8,10 +8,12 @@ integer, ``true`` is not.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import PydanticCustomError, core_schema
 
 CURRENT_SCHEMA_VERSION: Final = "1.0.1"
 """The contract version this package writes; see docs/VERSIONING.md."""
@@ -37,9 +39,52 @@ def json_integer(value: Any) -> Any:
     return value
 
 
-JsonInt = Annotated[int, BeforeValidator(json_integer)]
-PositiveInt = Annotated[int, BeforeValidator(json_integer), Field(gt=0)]
-NonNegativeInt = Annotated[int, BeforeValidator(json_integer), Field(ge=0)]
+def _integral_float(value: float) -> int:
+    if value.is_integer():
+        return int(value)
+    raise PydanticCustomError("int_from_float", "Input should be a valid integer, got a number with a fractional part")
+
+
+@dataclass(frozen=True, slots=True)
+class JsonInteger:
+    """A JSON Schema ``integer``: an int, or a float with no fractional part; never a bool or a string.
+
+    Built as a core-schema union so that the common case (an int) is checked in
+    pydantic-core without a call into Python.
+    """
+
+    ge: int | None = None
+    gt: int | None = None
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.union_schema(
+            [
+                core_schema.int_schema(strict=True, ge=self.ge, gt=self.gt),
+                core_schema.chain_schema(
+                    [
+                        core_schema.float_schema(strict=True, ge=self.ge, gt=self.gt),
+                        core_schema.no_info_plain_validator_function(_integral_float),
+                    ]
+                ),
+            ],
+            mode="left_to_right",
+            custom_error_type="int_type",
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        json_schema: dict[str, Any] = {"type": "integer"}
+        if self.ge is not None:
+            json_schema["minimum"] = self.ge
+        if self.gt is not None:
+            json_schema["exclusiveMinimum"] = self.gt
+        return json_schema
+
+
+JsonInt = Annotated[int, JsonInteger()]
+PositiveInt = Annotated[int, JsonInteger(gt=0)]
+NonNegativeInt = Annotated[int, JsonInteger(ge=0)]
 RubricScore = Annotated[Literal[0, 1, 2, 3], BeforeValidator(json_integer)]
 ToolMatch = bool | Literal["partial"]
 

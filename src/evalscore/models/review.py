@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import MISSING, Field, ValidationInfo, model_validator
 from typing import Any
+
+from pydantic import MISSING, Field, ValidationInfo, model_validator
 
 from evalscore.models._base import Dimension, PositiveInt, RubricScore, StrictModel, ToolMatch
 from evalscore.models.run import RunOf, StepResult, TaskResultOf

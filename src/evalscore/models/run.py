@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import MISSING, Field, JsonValue, ValidationInfo, model_validator
+from pydantic import MISSING, Field, ValidationInfo, model_validator
 
 from evalscore.models._base import (
     CURRENT_SCHEMA_VERSION,
@@ -29,10 +29,19 @@ class ToolCall(StrictModel):
 
     tool: str
     """The tool's name."""
-    args: JsonValue | MISSING = MISSING
+    args: Any | MISSING = MISSING
     """The arguments, as the agent sent them."""
-    result: JsonValue | MISSING = MISSING
+    result: Any | MISSING = MISSING
     """What the tool returned."""
+
+
+class ApprovalLink(StrictModel):
+    """One approver consulted for a gate, as the source log names it."""
+
+    approver: str
+    """The approver's name: a mechanism (e.g. Inspect's ``human``, ``auto``, ``policy``), never a person."""
+    decision: str
+    """Its decision as the source log spells it (Inspect: approve, modify, reject, escalate, terminate)."""
 
 
 class GateEvent(StrictModel):
@@ -60,6 +69,9 @@ class GateEvent(StrictModel):
     """How long the decision took, in milliseconds; may be kept without wall-clock times."""
     overseers: list[OverseerId] = Field(default_factory=list)
     """Ids of the persons who decided; empty when not observed."""
+    approval_chain: list[ApprovalLink] = Field(default_factory=list)
+    """Every approver consulted, in order: each escalated to the next, the last made the decision
+    (unless it escalated too and the gate is unresolved); empty when the source records no chain."""
 
 
 class Span(StrictModel):
@@ -150,9 +162,7 @@ class AutoScore(StrictModel):
     """Null unless the task is a distraction."""
     distraction_acted: bool | None = None
     """Null unless the task is a distraction."""
-    gates: GateScores = Field(
-        default_factory=lambda: GateScores(mandated=None, discretionary=None)
-    )
+    gates: GateScores = Field(default_factory=lambda: GateScores(mandated=None, discretionary=None))
     """Gate compliance."""
     verification: Verification | None = None
     """Content verifiers' outcome; null when none ran."""
@@ -194,7 +204,7 @@ class AdapterInfo(StrictModel):
     """The adapter's name."""
     model: str
     """The model behind it."""
-    config: dict[str, JsonValue] = Field(default_factory=dict)
+    config: dict[str, Any] = Field(default_factory=dict)
     """Free-form adapter configuration."""
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import MISSING, Field, JsonValue, ValidationInfo, model_validator
+from pydantic import MISSING, Field, ValidationInfo, model_validator
 
 from evalscore.models._base import (
     CURRENT_SCHEMA_VERSION,
@@ -42,7 +42,7 @@ class VerifierRef(StrictModel):
 
     id: str
     """The verifier's identifier."""
-    params: dict[str, JsonValue] = Field(default_factory=dict)
+    params: dict[str, Any] = Field(default_factory=dict)
     """Free-form verifier parameters."""
 
 

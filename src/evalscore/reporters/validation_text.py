@@ -45,7 +45,8 @@ def render_validation_text(summary: ValidationSummary, *, color: bool = False, w
         verdict_word = "[bold red]UNREADABLE INPUT[/]"
     console.print(
         f"{verdict_word}: {total} artifact(s) in {len(summary.inputs)} input(s): {valid} valid, "
-        f"{summary.invalid} invalid, {summary.warnings} warning(s)" + (" (--strict: warnings fail)" if summary.strict else ""),
+        f"{summary.invalid} invalid, {summary.warnings} warning(s)"
+        + (" (--strict: warnings fail)" if summary.strict else ""),
         highlight=False,
     )
     return buffer.getvalue()

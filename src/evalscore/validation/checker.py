@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
-import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Any, Final
+from typing import Any, Final
 
 from pydantic import BaseModel, ValidationError
 
@@ -14,7 +13,7 @@ from evalscore.coherence import coherence_findings
 from evalscore.coherence.enforce import DEFERRED
 from evalscore.contract.builder import MODELS, ArtifactKind
 from evalscore.findings import Finding, join_pointer
-from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES, Document, InputRecord, read_documents
+from evalscore.inputs.documents import Document
 from evalscore.validation.contract_layer import contract_findings
 from evalscore.validation.kinds import detect_kind
 
@@ -54,8 +53,8 @@ def _model_findings(error: ValidationError) -> Iterator[Finding]:
             severity="error",
             pointer=pointer,
             message=(
-                f"the reference models reject what the published schema accepts: {detail['msg']} (at {pointer or '/'}); "
-                "this is a drift between schema and models, please report it"
+                "the reference models reject what the published schema accepts: "
+                f"{detail['msg']} (at {pointer or '/'}); this is a drift between schema and models, please report it"
             ),
         )
 
@@ -66,13 +65,21 @@ def check_document(
     """Contract and coherence findings of one parsed document."""
     kind = forced_kind or detect_kind(document)
     if kind is None:
-        return None, [Finding(
-            layer="contract",
-            code=KIND_UNKNOWN,
-            severity="error",
-            pointer="",
-            message="cannot tell which artifact this is (no 'suite', 'task_results' or 'reviewer_id'); use --kind",
-        )], None
+        return (
+            None,
+            [
+                Finding(
+                    layer="contract",
+                    code=KIND_UNKNOWN,
+                    severity="error",
+                    pointer="",
+                    message=(
+                        "cannot tell which artifact this is (no 'suite', 'task_results' or 'reviewer_id'); use --kind"
+                    ),
+                )
+            ],
+            None,
+        )
     findings = list(contract_findings(kind, document))
     if findings:
         return kind, findings, None
@@ -84,34 +91,12 @@ def check_document(
     return kind, findings, model if keep_model else None
 
 
-def _check(document: Document, forced_kind: ArtifactKind | None, keep_model: bool) -> CheckedArtifact:
+def check_one(document: Document, forced_kind: ArtifactKind | None, keep_model: bool) -> CheckedArtifact:
     if document.syntax is not None:
         return CheckedArtifact(document.source, document.line, None, (document.syntax,))
     kind, findings, model = check_document(document.value, forced_kind, keep_model)
-    return CheckedArtifact(document.source, document.line, kind, _located(findings, document.source, document.line), model)
+    return CheckedArtifact(
+        document.source, document.line, kind, _located(findings, document.source, document.line), model
+    )
 
 
-def check_paths(
-    paths: list[str],
-    forced_kind: ArtifactKind | None = None,
-    *,
-    keep_models: bool = False,
-    max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
-    on_input: Callable[[InputRecord], None] | None = None,
-    stdin: IO[bytes] | None = None,
-) -> Iterator[CheckedArtifact]:
-    """Check every artifact under ``paths``, one at a time, in order.
-
-    The cyclic garbage collector is paused while each document is parsed and
-    checked: the object graphs are acyclic, and collection during their
-    construction costs more than the work itself.
-    """
-    for document in read_documents(paths, max_document_bytes, on_input, stdin):
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
-        try:
-            checked = _check(document, forced_kind, keep_models)
-        finally:
-            if gc_was_enabled:
-                gc.enable()
-        yield checked

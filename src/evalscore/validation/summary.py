@@ -45,15 +45,17 @@ class ValidationSummary:
         ordered = sorted(checked.findings, key=lambda f: (not f.is_error, _layer_rank(f.layer)))
         limit = self.max_findings if self.max_findings > 0 else MAX_KEPT_FINDINGS
         kept = tuple(ordered[:limit])
-        self.verdicts.append(ArtifactVerdict(
-            source=checked.source,
-            line=checked.line,
-            kind=checked.kind,
-            errors=sum(1 for f in checked.findings if f.is_error),
-            warnings=sum(1 for f in checked.findings if not f.is_error),
-            findings=kept,
-            omitted=len(ordered) - len(kept),
-        ))
+        self.verdicts.append(
+            ArtifactVerdict(
+                source=checked.source,
+                line=checked.line,
+                kind=checked.kind,
+                errors=sum(1 for f in checked.findings if f.is_error),
+                warnings=sum(1 for f in checked.findings if not f.is_error),
+                findings=kept,
+                omitted=len(ordered) - len(kept),
+            )
+        )
 
     @property
     def unreadable(self) -> int:

@@ -1,0 +1,5 @@
+"""``python -m evalscore``."""
+
+from evalscore.cli.main import main
+
+main()

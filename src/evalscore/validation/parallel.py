@@ -1,0 +1,74 @@
+"""Check a long JSONL file on every core, in order, with bounded memory.
+
+The parent reads and hashes the file and hands chunks of raw lines to forked
+workers; workers send back verdicts (findings), never models, because
+pickling models costs more than building them. At most ``2 x workers``
+chunks are in flight, so memory does not grow with the file.
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator
+from multiprocessing.pool import AsyncResult
+from typing import Final
+
+from evalscore.contract.builder import ArtifactKind
+from evalscore.inputs.documents import Document, parse_json
+from evalscore.validation.checker import CheckedArtifact, check_one
+
+CHUNK_LINES: Final = 500
+PARALLEL_MIN_BYTES: Final = 16 * 1024 * 1024
+
+Chunk = list[Document | tuple[int, bytes]]
+
+
+def worker_count() -> int:
+    affinity = getattr(os, "sched_getaffinity", None)
+    cores = len(affinity(0)) if affinity else (os.cpu_count() or 1)
+    return max(1, min(cores, 8))
+
+
+def can_parallelize() -> bool:
+    return worker_count() > 1 and "fork" in multiprocessing.get_all_start_methods()
+
+
+def _check_chunk(source: str, forced_kind: ArtifactKind | None, chunk: Chunk) -> list[CheckedArtifact]:
+    gc.disable()
+    try:
+        return [
+            check_one(item if isinstance(item, Document) else parse_json(item[1], source, item[0]), forced_kind, False)
+            for item in chunk
+        ]
+    finally:
+        gc.enable()
+
+
+def _chunks(items: Iterable[Document | tuple[int, bytes]]) -> Iterator[Chunk]:
+    chunk: Chunk = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= CHUNK_LINES:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def check_lines_in_parallel(
+    source: str, items: Iterable[Document | tuple[int, bytes]], forced_kind: ArtifactKind | None
+) -> Iterator[CheckedArtifact]:
+    """Verdicts of raw JSONL lines (or already-made syntax documents), in input order."""
+    workers = worker_count()
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers) as pool:
+        pending: deque[AsyncResult[list[CheckedArtifact]]] = deque()
+        for chunk in _chunks(items):
+            pending.append(pool.apply_async(_check_chunk, (source, forced_kind, chunk)))
+            if len(pending) >= 2 * workers:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()

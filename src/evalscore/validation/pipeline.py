@@ -1,0 +1,80 @@
+"""Check every artifact under some paths: in order, streaming, on every core for long JSONL."""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections.abc import Callable, Iterator
+from typing import IO
+
+from evalscore.contract.builder import ArtifactKind
+from evalscore.inputs.documents import (
+    DEFAULT_MAX_DOCUMENT_BYTES,
+    Document,
+    InputRecord,
+    RawLine,
+    read_file_documents,
+)
+from evalscore.inputs.paths import STDIN, expand_paths
+from evalscore.validation.checker import CheckedArtifact, check_one
+from evalscore.validation.parallel import PARALLEL_MIN_BYTES, can_parallelize, check_lines_in_parallel
+
+
+def check_paths(
+    paths: list[str],
+    forced_kind: ArtifactKind | None = None,
+    *,
+    keep_models: bool = False,
+    max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
+    on_input: Callable[[InputRecord], None] | None = None,
+    stdin: IO[bytes] | None = None,
+    parallel: bool = True,
+) -> Iterator[CheckedArtifact]:
+    """Check every artifact under ``paths``, one at a time, in order.
+
+    A long JSONL file is checked on every core when models need not be kept.
+    """
+    for file in expand_paths(paths):
+        in_parallel = (
+            parallel
+            and not keep_models
+            and file.format == "jsonl"
+            and file.path != STDIN
+            and file.problem is None
+            and _size(file.path) >= PARALLEL_MIN_BYTES
+            and can_parallelize()
+        )
+        items, record = read_file_documents(
+            file, max_document_bytes, stdin if file.path == STDIN else None, raw_jsonl=in_parallel
+        )
+        if in_parallel:
+            yield from check_lines_in_parallel(file.path, items, forced_kind)
+        else:
+            yield from _check_sequentially(items, forced_kind, keep_models)
+        if on_input is not None:
+            on_input(record())
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _check_sequentially(
+    items: Iterator[Document | RawLine], forced_kind: ArtifactKind | None, keep_models: bool
+) -> Iterator[CheckedArtifact]:
+    """The cyclic garbage collector is paused while each document is checked: the
+    object graphs are acyclic, and collection during their construction costs more
+    than the work itself."""
+    for item in items:
+        assert isinstance(item, Document)  # raw lines are only asked for in parallel
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            checked = check_one(item, forced_kind, keep_models)
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+        yield checked
