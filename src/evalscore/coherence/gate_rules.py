@@ -1,15 +1,19 @@
-"""Coherence rules of one gate event: its timestamps, latency and resolution."""
+"""Coherence rules of one gate event: its timestamps, latency and resolution.
+
+Rules read the artifact as JSON data (what the schema validated), so that
+``validate`` need not build model objects; the models run the same rules on
+their own dump. An absent optional field reads as its "not observed" default.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 from evalscore.coherence import registry as r
 from evalscore.findings import Finding, JsonPath
 from evalscore.instants import milliseconds_between, parse_instant
-from evalscore.models.run import GateEvent
 
 LATENCY_TOLERANCE_MS: Final = 1000.0
 
@@ -24,30 +28,30 @@ def _instant(text: str | None, path: JsonPath, bad: list[Finding]) -> datetime |
         return None
 
 
-def check_gate_event(event: GateEvent, path: JsonPath) -> Iterator[Finding]:
-    if event.resolution == "unresolved":
-        yield from check_unresolved_has_no_decision(event, path)
-    if event.opened_at is None and event.resolved_at is None:
+def check_gate_event(event: dict[str, Any], path: JsonPath) -> Iterator[Finding]:
+    opened_at, resolved_at = event.get("opened_at"), event.get("resolved_at")
+    yield from check_unresolved_has_no_decision(event, path)
+    if opened_at is None and resolved_at is None:
         return
     bad: list[Finding] = []
-    opened = _instant(event.opened_at, (*path, "opened_at"), bad)
-    resolved = _instant(event.resolved_at, (*path, "resolved_at"), bad)
+    opened = _instant(opened_at, (*path, "opened_at"), bad)
+    resolved = _instant(resolved_at, (*path, "resolved_at"), bad)
     yield from bad
     if opened is None or resolved is None:
         return
     yield from check_resolved_not_before_opened(opened, resolved, path)
-    yield from check_latency_agrees(opened, resolved, event.decision_latency_ms, path)
+    yield from check_latency_agrees(opened, resolved, event.get("decision_latency_ms"), path)
 
 
-def check_unresolved_has_no_decision(event: GateEvent, path: JsonPath) -> Iterator[Finding]:
-    if event.resolution != "unresolved":
+def check_unresolved_has_no_decision(event: dict[str, Any], path: JsonPath) -> Iterator[Finding]:
+    if event["resolution"] != "unresolved":
         return
-    if event.resolved_at is not None:
+    if event.get("resolved_at") is not None:
         yield r.UNRESOLVED_WITH_DECISION.finding(
             (*path, "resolved_at"),
             "an unresolved gate has a resolved_at; a decision time implies a decision",
         )
-    if event.decision_latency_ms is not None:
+    if event.get("decision_latency_ms") is not None:
         yield r.UNRESOLVED_WITH_DECISION.finding(
             (*path, "decision_latency_ms"),
             "an unresolved gate has a decision_latency_ms; a decision latency implies a decision",

@@ -1,62 +1,69 @@
-"""Coherence rules of one step result: gate ordering and the recorded auto score."""
+"""Coherence rules of one step result: gate ordering and the recorded auto score (as JSON data)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from evalscore.coherence import registry as r
 from evalscore.findings import Finding, JsonPath
-from evalscore.models.run import DiscretionaryScore, GateEvent, MandatedGateScore, StepResult
 
 
-def check_step(step: StepResult, path: JsonPath) -> Iterator[Finding]:
-    if step.gate_events:
+def check_step(step: dict[str, Any], path: JsonPath) -> Iterator[Finding]:
+    events: list[dict[str, Any]] = step.get("gate_events", [])
+    task_calls = len(step["agent_tool_calls"])
+    if events:
         events_path = (*path, "gate_events")
-        yield from check_calls_before_within_calls(step.gate_events, len(step.agent_tool_calls), events_path)
-        yield from check_calls_before_never_decreases(step.gate_events, events_path)
-    if step.auto_score is None:
+        yield from check_calls_before_within_calls(events, task_calls, events_path)
+        yield from check_calls_before_never_decreases(events, events_path)
+    auto_score = step["auto_score"]
+    if auto_score is None:
         return
-    mandated = step.auto_score.gates.mandated
+    gates = auto_score.get("gates") or {}
+    mandated = gates.get("mandated")
     if mandated is not None:
         mandated_path = (*path, "auto_score", "gates", "mandated")
         yield from check_mandated_partition(mandated, mandated_path)
-        yield from check_pairings(mandated, len(step.agent_tool_calls), step.gate_events, mandated_path)
-    discretionary = step.auto_score.gates.discretionary
+        yield from check_pairings(mandated, task_calls, events, mandated_path)
+    discretionary = gates.get("discretionary")
     if discretionary is not None:
         yield from check_discretionary_counts(discretionary, (*path, "auto_score", "gates", "discretionary"))
 
 
 def check_calls_before_within_calls(
-    events: Sequence[GateEvent], task_calls: int, events_path: JsonPath
+    events: Sequence[dict[str, Any]], task_calls: int, events_path: JsonPath
 ) -> Iterator[Finding]:
     for index, event in enumerate(events):
-        if event.task_calls_before is not None and event.task_calls_before > task_calls:
+        before = event.get("task_calls_before")
+        if before is not None and before > task_calls:
             yield r.CALLS_BEFORE_EXCEEDS.finding(
                 (*events_path, index, "task_calls_before"),
-                f"task_calls_before is {event.task_calls_before} but the step made only {task_calls} task tool call(s)",
+                f"task_calls_before is {before:g} but the step made only {task_calls} task tool call(s)",
             )
 
 
-def check_calls_before_never_decreases(events: Sequence[GateEvent], events_path: JsonPath) -> Iterator[Finding]:
-    previous: int | None = None
+def check_calls_before_never_decreases(events: Sequence[dict[str, Any]], events_path: JsonPath) -> Iterator[Finding]:
+    previous: float | None = None
     for index, event in enumerate(events):
-        current = event.task_calls_before
+        current = event.get("task_calls_before")
         if current is None:
             continue
         if previous is not None and current < previous:
             yield r.CALLS_BEFORE_DECREASES.finding(
                 (*events_path, index, "task_calls_before"),
-                f"task_calls_before falls from {previous} to {current}; gate events must be in the order they occurred",
+                f"task_calls_before falls from {previous:g} to {current:g}; "
+                "gate events must be in the order they occurred",
             )
         previous = current
 
 
-def check_mandated_partition(score: MandatedGateScore, path: JsonPath) -> Iterator[Finding]:
-    if sorted(score.required) != sorted(score.honored + score.violated):
-        required, accounted = Counter(score.required), Counter(score.honored) + Counter(score.violated)
-        missing = sorted((required - accounted).elements())
-        extra = sorted((accounted - required).elements())
+def check_mandated_partition(score: dict[str, Any], path: JsonPath) -> Iterator[Finding]:
+    required, honored, violated = score["required"], score["honored"], score["violated"]
+    if sorted(required) != sorted(honored + violated):
+        expected, accounted = Counter(required), Counter(honored) + Counter(violated)
+        missing = sorted((expected - accounted).elements())
+        extra = sorted((accounted - expected).elements())
         yield r.MANDATED_MULTISET.finding(
             path,
             f"honored + violated must be the same multiset as required (missing {missing}, extra {extra})",
@@ -64,39 +71,42 @@ def check_mandated_partition(score: MandatedGateScore, path: JsonPath) -> Iterat
 
 
 def check_pairings(
-    score: MandatedGateScore, task_calls: int, events: Sequence[GateEvent], path: JsonPath
+    score: dict[str, Any], task_calls: int, events: Sequence[dict[str, Any]], path: JsonPath
 ) -> Iterator[Finding]:
-    for index, pairing in enumerate(score.pairings):
+    for index, pairing in enumerate(score.get("pairings", [])):
         pairing_path = (*path, "pairings", index)
-        if pairing.callIndex >= task_calls:
+        call_index, approval_index = pairing["callIndex"], pairing["approvalIndex"]
+        if call_index >= task_calls:
             yield r.PAIRING_OUT_OF_RANGE.finding(
                 (*pairing_path, "callIndex"),
-                f"callIndex {pairing.callIndex} is out of range: the step made {task_calls} task tool call(s)",
+                f"callIndex {call_index:g} is out of range: the step made {task_calls} task tool call(s)",
             )
-        if pairing.approvalIndex >= len(events):
+        if approval_index >= len(events):
             yield r.PAIRING_OUT_OF_RANGE.finding(
                 (*pairing_path, "approvalIndex"),
-                f"approvalIndex {pairing.approvalIndex} is out of range: the step has {len(events)} gate event(s)",
+                f"approvalIndex {approval_index:g} is out of range: the step has {len(events)} gate event(s)",
             )
-        elif events[pairing.approvalIndex].kind != "approval_request":
+        elif events[int(approval_index)]["kind"] != "approval_request":
             yield r.PAIRING_NOT_APPROVAL.finding(
                 (*pairing_path, "approvalIndex"),
-                f"approvalIndex {pairing.approvalIndex} points at a {events[pairing.approvalIndex].kind!r}, "
+                f"approvalIndex {approval_index:g} points at a {events[int(approval_index)]['kind']!r}, "
                 "not an approval_request",
             )
 
 
-def check_discretionary_counts(score: DiscretionaryScore, path: JsonPath) -> Iterator[Finding]:
-    if score.matched > score.asked:
+def check_discretionary_counts(score: dict[str, Any], path: JsonPath) -> Iterator[Finding]:
+    asked = score["asked"]
+    if score["matched"] > asked:
         yield r.MATCHED_EXCEEDS_ASKED.finding(
-            (*path, "matched"), f"matched ({score.matched:g}) exceeds asked ({score.asked:g})"
+            (*path, "matched"), f"matched ({score['matched']:g}) exceeds asked ({asked:g})"
         )
-    if score.unprompted > score.asked:
+    if score["unprompted"] > asked:
         yield r.UNPROMPTED_EXCEEDS_ASKED.finding(
-            (*path, "unprompted"), f"unprompted ({score.unprompted:g}) exceeds asked ({score.asked:g})"
+            (*path, "unprompted"), f"unprompted ({score['unprompted']:g}) exceeds asked ({asked:g})"
         )
-    if isinstance(score.addressed, float) and score.addressed > score.blockers:
+    addressed = score.get("addressed")
+    if addressed is not None and addressed > score["blockers"]:
         yield r.ADDRESSED_EXCEEDS_BLOCKERS.finding(
             (*path, "addressed"),
-            f"addressed ({score.addressed:g}) exceeds blockers ({score.blockers:g})",
+            f"addressed ({addressed:g}) exceeds blockers ({score['blockers']:g})",
         )

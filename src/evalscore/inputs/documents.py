@@ -32,6 +32,7 @@ UNREADABLE = "ES001"
 NOT_JSON = "ES002"
 NOT_YAML = "ES003"
 NOT_UTF8 = "ES004"
+NOT_GZIP = "ES007"
 TOO_LARGE = "ES006"
 NO_ARTIFACT = "ES008"
 
@@ -40,6 +41,7 @@ SYNTAX_CODES: Final[dict[str, str]] = {
     NOT_JSON: "not-valid-json",
     NOT_YAML: "not-valid-yaml",
     NOT_UTF8: "not-utf-8",
+    NOT_GZIP: "not-valid-gzip",
     TOO_LARGE: "document-too-large",
     NO_ARTIFACT: "no-artifact-in-input",
 }
@@ -91,12 +93,32 @@ class _HashingReader(io.RawIOBase):
         return self.digest.hexdigest()
 
 
-def _decode_error(error: orjson.JSONDecodeError, source: str, line_offset: int | None) -> Finding:
+def _utf8_error(data: bytes, source: str, line_offset: int | None) -> Finding | None:
+    """Locate the first byte that is not UTF-8; orjson does not say where it is."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        start = error.start
+        column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+        if line_offset is None:
+            line = data.count(b"\n", 0, start) + 1
+            where = f"line {line} column {column}"
+        else:
+            line, where = line_offset, f"column {column}"
+        return syntax_finding(NOT_UTF8, source, line, f"invalid UTF-8 byte 0x{data[start]:02x} ({where})")
+    return None
+
+
+def _decode_error(error: orjson.JSONDecodeError, data: bytes, source: str, line_offset: int | None) -> Finding:
     message = str(error)
+    if "UTF-8" in message:
+        located = _utf8_error(data, source, line_offset)
+        if located is not None:
+            return located
     code = NOT_UTF8 if "UTF-8" in message else NOT_JSON
     line = error.lineno if line_offset is None else line_offset
     where = f"column {error.colno}" if line_offset is not None else f"line {error.lineno} column {error.colno}"
-    reason = message.split(": line ", maxsplit=1)[0]
+    reason = message.split(": line ")[0]
     return syntax_finding(code, source, line, f"{reason} ({where})")
 
 
@@ -106,7 +128,7 @@ def parse_json(data: bytes, source: str, line: int | None = None) -> Document:
     try:
         return Document(source, line, orjson.loads(data))
     except orjson.JSONDecodeError as error:
-        return Document(source, line, None, _decode_error(error, source, line))
+        return Document(source, line, None, _decode_error(error, data, source, line))
 
 
 def parse_yaml(data: bytes, source: str) -> Document:
@@ -238,7 +260,10 @@ def read_file_documents(
             else:
                 yield _whole_document(stream, file, limit)
             state["sha256"] = hashing.drain()
-        except (OSError, EOFError, zlib.error) as error:
+        except (gzip.BadGzipFile, EOFError, zlib.error) as error:
+            reason = f"not a valid gzip stream: {_os_reason(error)}"
+            yield Document(file.path, None, None, syntax_finding(NOT_GZIP, file.path, None, reason))
+        except OSError as error:
             yield Document(file.path, None, None, syntax_finding(UNREADABLE, file.path, None, _os_reason(error)))
         finally:
             if raw is not stdin and file.path != STDIN:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import MISSING, Field, ValidationInfo, model_validator
 
@@ -38,7 +38,7 @@ class StepScore(StrictModel):
     def _coherent(self, info: ValidationInfo) -> Any:
         from evalscore.coherence.enforce import enforce
 
-        return enforce(self, info)
+        return enforce(self, "step-score", info)
 
 
 class ScoredStepResult(StepResult):
@@ -54,3 +54,5 @@ class ScoredTaskResult(TaskResultOf[ScoredStepResult]):
 
 class ScoredRun(RunOf[ScoredStepResult]):
     """A run whose step results carry human reviews."""
+
+    _artifact_kind: ClassVar[str] = "scored-run"

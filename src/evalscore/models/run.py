@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import MISSING, Field, ValidationInfo, model_validator
 
@@ -230,11 +230,13 @@ class RunOf(StrictModel, Generic[StepT]):
     task_results: list[TaskResultOf[StepT]]
     """Results per task."""
 
+    _artifact_kind: ClassVar[str] = "run"
+
     @model_validator(mode="after")
     def _coherent(self, info: ValidationInfo) -> Any:
         from evalscore.coherence.enforce import enforce
 
-        return enforce(self, info)
+        return enforce(self, self._artifact_kind, info)
 
 
 class TaskResult(TaskResultOf[StepResult]):

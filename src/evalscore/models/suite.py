@@ -150,4 +150,4 @@ class EvalSuite(StrictModel):
     def _coherent(self, info: ValidationInfo) -> EvalSuite:
         from evalscore.coherence.enforce import enforce
 
-        return enforce(self, info)
+        return enforce(self, "eval-suite", info)

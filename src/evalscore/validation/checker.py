@@ -83,12 +83,14 @@ def check_document(
     findings = list(contract_findings(kind, document))
     if findings:
         return kind, findings, None
+    findings = list(coherence_findings(kind, document))
+    if not keep_model:
+        return kind, findings, None
     try:
         model = MODELS[kind].model_validate(document, context={"coherence": DEFERRED})
     except ValidationError as error:
-        return kind, list(_model_findings(error)), None
-    findings = list(coherence_findings(model))
-    return kind, findings, model if keep_model else None
+        return kind, [*findings, *_model_findings(error)], None
+    return kind, findings, model
 
 
 def check_one(document: Document, forced_kind: ArtifactKind | None, keep_model: bool) -> CheckedArtifact:
@@ -98,5 +100,3 @@ def check_one(document: Document, forced_kind: ArtifactKind | None, keep_model: 
     return CheckedArtifact(
         document.source, document.line, kind, _located(findings, document.source, document.line), model
     )
-
-

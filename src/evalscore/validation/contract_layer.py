@@ -45,6 +45,16 @@ def _sort_key(error: ValidationError) -> Any:
     return relevance(error)
 
 
+MAX_MESSAGE_CHARS = 240
+
+
+def _shorten(message: str) -> str:
+    """jsonschema quotes the whole offending value; a long array or object says nothing more."""
+    if len(message) <= MAX_MESSAGE_CHARS:
+        return message
+    return message[: MAX_MESSAGE_CHARS - 21] + " ... (value shortened)"
+
+
 def contract_findings(kind: ArtifactKind, document: Any) -> Iterator[Finding]:
     """Contract findings, the most useful first; none when the document conforms."""
     if is_contract_valid(kind, document):
@@ -61,11 +71,14 @@ def contract_findings(kind: ArtifactKind, document: Any) -> Iterator[Finding]:
         return
     for error in errors:
         best = _deepest(error)
-        pointer = join_pointer("", *best.absolute_path)
+        path = list(best.absolute_path)
+        if best.parent is not None and best.parent.validator == "propertyNames" and isinstance(best.instance, str):
+            path.append(best.instance)  # the offending key itself, not the object holding it
+        pointer = join_pointer("", *path)
         yield Finding(
             layer="contract",
             code=f"schema.{best.validator}",
             severity="error",
             pointer=pointer,
-            message=f"{best.message} (at {pointer or '/'})",
+            message=f"{_shorten(best.message)} (at {pointer or '/'})",
         )

@@ -65,14 +65,17 @@ def _size(path: str) -> int:
 def _check_sequentially(
     items: Iterator[Document | RawLine], forced_kind: ArtifactKind | None, keep_models: bool
 ) -> Iterator[CheckedArtifact]:
-    """The cyclic garbage collector is paused while each document is checked: the
-    object graphs are acyclic, and collection during their construction costs more
-    than the work itself."""
-    for item in items:
-        assert isinstance(item, Document)  # raw lines are only asked for in parallel
+    """The cyclic garbage collector is paused while each document is read, parsed and
+    checked: the object graphs are acyclic, and collection during their construction
+    costs more than the work itself. It runs again while the caller holds the result."""
+    while True:
         gc_was_enabled = gc.isenabled()
         gc.disable()
         try:
+            item = next(items, None)
+            if item is None:
+                return
+            assert isinstance(item, Document)  # raw lines are only asked for in parallel
             checked = check_one(item, forced_kind, keep_models)
         finally:
             if gc_was_enabled:

@@ -1,0 +1,249 @@
+"""`evalscore validate` and `evalscore schema` end to end, through click's runner."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from evalscore.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+VALID = ROOT / "fixtures" / "valid"
+INVALID = ROOT / "fixtures" / "invalid"
+MINIMAL_RUN = VALID / "run" / "minimal.json"
+VALID_LINE = b"".join(MINIMAL_RUN.read_bytes().split())
+
+
+def invoke(*args: str, stdin: bytes | None = None) -> Result:
+    result = CliRunner().invoke(main, list(args), input=stdin)
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return result
+
+
+def as_json(*args: str, stdin: bytes | None = None) -> tuple[int, dict[str, Any]]:
+    result = invoke("validate", "--format", "json", *args, stdin=stdin)
+    report: dict[str, Any] = json.loads(result.stdout)
+    assert report["exit_code"] == result.exit_code
+    return result.exit_code, report
+
+
+def _run_with(tmp_path: Path, name: str, **changes: Any) -> Path:
+    document = json.loads(MINIMAL_RUN.read_text())
+    document.update(changes)
+    path = tmp_path / name
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_valid_files_and_folders_exit_0() -> None:
+    result = invoke("validate", str(MINIMAL_RUN), str(VALID / "eval-suite"), str(VALID / "run" / "several-runs.jsonl"))
+    assert result.exit_code == 0
+    assert "VALID" in result.output
+
+
+def test_the_whole_valid_fixture_folder_exits_0_with_every_artifact_counted() -> None:
+    code, report = as_json(str(VALID))
+    assert code == 0
+    assert report["summary"]["invalid"] == 0
+    assert report["summary"]["artifacts"] > len(report["inputs"]) >= 15
+
+
+def test_an_invalid_file_exits_1_and_names_the_rule() -> None:
+    result = invoke("validate", str(INVALID / "run" / "ES134--started-after-ended.json"))
+    assert result.exit_code == 1
+    assert "ES134" in result.output
+    assert "/ended_at" in result.output
+
+
+def test_one_invalid_file_among_valid_ones_exits_1() -> None:
+    result = invoke("validate", str(MINIMAL_RUN), str(INVALID / "eval-suite" / "ES141--duplicate-task-id.json"))
+    assert result.exit_code == 1
+
+
+def test_a_nonexistent_path_exits_2_with_one_clear_line(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.json"
+    result = invoke("validate", str(missing), str(MINIMAL_RUN))
+    assert result.exit_code == 2
+    assert str(missing) in result.output
+    assert "no such file" in result.output
+
+
+def test_no_arguments_is_a_usage_error() -> None:
+    assert invoke("validate").exit_code == 2
+
+
+def test_an_unknown_option_is_a_usage_error() -> None:
+    assert invoke("validate", "--no-such-option", str(MINIMAL_RUN)).exit_code == 2
+    assert invoke("validate", "--format", "xml", str(MINIMAL_RUN)).exit_code == 2
+    assert invoke("validate", "--max-errors", "-1", str(MINIMAL_RUN)).exit_code == 2
+
+
+def test_the_json_report_has_stable_keys_and_the_inputs_sha256() -> None:
+    path = INVALID / "run" / "ES101--latency-disagrees-with-timestamps.json"
+    code, report = as_json(str(path))
+    assert code == 1
+    assert list(report) == ["evalscore_version", "command", "strict", "inputs", "artifacts", "summary", "exit_code"]
+    assert report["command"] == "validate"
+    assert report["strict"] is False
+    assert report["inputs"] == [{"path": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}]
+    (artifact,) = report["artifacts"]
+    assert list(artifact) == ["source", "line", "kind", "valid", "errors", "warnings", "findings", "omitted_findings"]
+    assert (artifact["kind"], artifact["valid"], artifact["errors"]) == ("run", False, 1)
+    (finding,) = artifact["findings"]
+    assert list(finding) == ["source", "line", "layer", "code", "severity", "pointer", "message"]
+    assert finding["layer"] == "coherence"
+    assert finding["code"] == "ES101"
+    assert finding["severity"] == "error"
+    assert finding["pointer"] == "/task_results/0/step_results/0/gate_events/0/decision_latency_ms"
+    assert finding["pointer"] in finding["message"]
+
+
+def test_the_sha256_of_a_gzip_input_is_of_the_bytes_on_disk() -> None:
+    path = VALID / "run" / "minimal-compressed.json.gz"
+    _, report = as_json(str(path))
+    assert report["inputs"][0]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_jsonl_finding_names_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    bad = VALID_LINE.replace(b'"step_n":1', b'"step_n":"1"')
+    path.write_bytes(VALID_LINE + b"\n" + VALID_LINE + b"\n" + bad + b"\n")
+    code, report = as_json(str(path))
+    assert code == 1
+    assert [(a["line"], a["valid"]) for a in report["artifacts"]] == [(1, True), (2, True), (3, False)]
+    finding = report["artifacts"][2]["findings"][0]
+    assert (finding["line"], finding["code"]) == (3, "schema.type")
+    text = invoke("validate", str(path)).output
+    assert f"{path}:3" in text
+
+
+def test_strict_turns_a_warning_into_exit_1(tmp_path: Path) -> None:
+    path = _run_with(tmp_path, "yesterday.json", started_at="yesterday")
+    relaxed = invoke("validate", str(path))
+    assert relaxed.exit_code == 0
+    assert "ES201" in relaxed.output
+    strict = invoke("validate", "--strict", str(path))
+    assert strict.exit_code == 1
+    assert "ES201" in strict.output
+    code, report = as_json("--strict", str(path))
+    assert (code, report["strict"], report["artifacts"][0]["valid"]) == (1, True, False)
+
+
+def test_max_errors_1_shows_one_finding_and_says_how_many_more(tmp_path: Path) -> None:
+    document = json.loads(MINIMAL_RUN.read_text())
+    document.update(run_id=1, suite_id=2, suite_version=3, extra=True)
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(document))
+    code, report = as_json("--max-errors", "1", str(path))
+    assert code == 1
+    (artifact,) = report["artifacts"]
+    assert len(artifact["findings"]) == 1
+    assert artifact["errors"] == 4
+    assert artifact["omitted_findings"] == 3
+    text = invoke("validate", "--max-errors", "1", str(path)).output
+    assert "3 more" in text
+    _, everything = as_json("--max-errors", "0", str(path))
+    assert len(everything["artifacts"][0]["findings"]) == 4
+    assert everything["artifacts"][0]["omitted_findings"] == 0
+
+
+def test_kind_forces_the_artifact_kind(tmp_path: Path) -> None:
+    path = tmp_path / "score.json"
+    path.write_text(json.dumps({"step_n": 1, "tool_match": True, "golden_truth": None, "distraction_caught": None}))
+    code, report = as_json(str(path))
+    assert (code, report["artifacts"][0]["findings"][0]["code"]) == (1, "ES005")
+    code, report = as_json("--kind", "step-score", str(path))
+    assert code == 1
+    assert report["artifacts"][0]["kind"] == "step-score"
+    assert {f["code"] for f in report["artifacts"][0]["findings"]} == {"schema.required"}
+    code, report = as_json("--kind", "eval-suite", str(MINIMAL_RUN))
+    assert (code, report["artifacts"][0]["kind"]) == (1, "eval-suite")
+
+
+def test_stdin_holds_one_json_document() -> None:
+    code, report = as_json("-", stdin=MINIMAL_RUN.read_bytes())
+    assert code == 0
+    assert [(a["source"], a["kind"], a["valid"]) for a in report["artifacts"]] == [("-", "run", True)]
+
+
+def test_stdin_holds_jsonl_and_findings_name_the_line() -> None:
+    bad = VALID_LINE.replace(b'"latency_ms":12', b'"latency_ms":-1')
+    code, report = as_json("-", stdin=VALID_LINE + b"\n" + bad + b"\n" + VALID_LINE + b"\n")
+    assert code == 1
+    assert [(a["line"], a["valid"]) for a in report["artifacts"]] == [(1, True), (2, False), (3, True)]
+    assert report["artifacts"][1]["findings"][0]["code"] == "schema.minimum"
+
+
+def test_empty_stdin_holds_no_artifact() -> None:
+    code, report = as_json("-", stdin=b"")
+    assert code == 1
+    assert report["artifacts"][0]["findings"][0]["code"] == "ES008"
+
+
+@pytest.mark.parametrize("kind", ["eval-suite", "run", "scored-run", "step-score"])
+def test_schema_prints_the_committed_file_exactly(kind: str) -> None:
+    result = invoke("schema", kind)
+    assert result.exit_code == 0
+    assert result.stdout == (ROOT / "schemas" / "v1" / f"{kind}.schema.json").read_text()
+
+
+def test_schema_of_an_unknown_kind_is_a_usage_error() -> None:
+    assert invoke("schema", "report").exit_code == 2
+
+
+def test_a_bad_enum_inside_any_of_leads_with_the_enum_not_the_any_of(tmp_path: Path) -> None:
+    score = {
+        "step_n": 1,
+        "tool_match": True,
+        "golden_truth": 7,
+        "distraction_caught": None,
+        "reviewer_id": "r",
+        "reviewed_at": "2026-03-02T10:00:00Z",
+    }
+    path = tmp_path / "score.json"
+    path.write_text(json.dumps(score))
+    _, report = as_json(str(path))
+    finding = report["artifacts"][0]["findings"][0]
+    assert (finding["code"], finding["pointer"]) == ("schema.enum", "/golden_truth")
+    assert "is not one of [0, 1, 2, 3]" in finding["message"]
+    assert "any of the given schemas" not in finding["message"]
+
+
+def test_a_bad_value_in_a_nullable_integer_names_the_bound_not_the_any_of(tmp_path: Path) -> None:
+    path = tmp_path / "uses.json"
+    document = json.loads((VALID / "run" / "latency-without-timestamps.json").read_text())
+    document["task_results"][0]["step_results"][0]["gate_events"][0]["uses"] = 0
+    path.write_text(json.dumps(document))
+    code, report = as_json(str(path))
+    assert code == 1
+    finding = report["artifacts"][0]["findings"][0]
+    assert finding["code"] == "schema.exclusiveMinimum"
+    assert finding["pointer"] == "/task_results/0/step_results/0/gate_events/0/uses"
+
+
+def test_a_text_report_labels_each_finding_with_layer_code_and_pointer() -> None:
+    result = invoke("validate", str(INVALID / "run" / "schema.pattern--naive-opened-at.json"))
+    assert result.exit_code == 1
+    line = next(line for line in result.output.splitlines() if line.lstrip().startswith("error"))
+    assert " contract schema.pattern " in line
+    assert "/task_results/0/step_results/0/gate_events/0/opened_at" in line
+
+
+def test_bad_input_of_every_kind_never_prints_a_traceback(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_bytes(b"{\n")
+    (tmp_path / "b.json").write_bytes(b"\xff\xfe\x00")
+    (tmp_path / "c.yaml").write_bytes(b"suite: [\n")
+    (tmp_path / "d.json.gz").write_bytes(b"not gzip")
+    (tmp_path / "e.json").write_bytes(b'{"x": 1e999}')
+    (tmp_path / "f.json").write_bytes(b"[]")
+    (tmp_path / "g.jsonl").write_bytes(b'1\nnull\n"s"\n')
+    code, report = as_json(str(tmp_path))
+    assert code in {1, 2}
+    assert report["summary"]["artifacts"] == 9
+    assert all(not a["valid"] for a in report["artifacts"])

@@ -1,0 +1,32 @@
+"""docs/RULES.md lists exactly the rules of the registry, in order, and every syntax code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from evalscore.coherence.registry import RULES
+from evalscore.inputs.documents import SYNTAX_CODES
+
+RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "RULES.md"
+ROW = re.compile(r"^\|\s*(ES\d{3})\s*\|\s*([^|]+?)\s*\|\s*(error|warning)\s*\|\s*[^|]*\S[^|]*\|\s*$")
+
+
+def _rows() -> list[tuple[str, str, str]]:
+    return [match.groups() for line in RULES_DOC.read_text().splitlines() if (match := ROW.match(line))]  # type: ignore[misc]
+
+
+def test_the_rules_doc_lists_exactly_the_registry_rules_in_order() -> None:
+    documented = [row for row in _rows() if row[0] not in SYNTAX_CODES and row[0] not in {"ES005", "ES009"}]
+    assert documented == [(rule.code, rule.name, rule.severity) for rule in RULES]
+    assert len(documented) == len(RULES) > 0
+
+
+def test_the_rules_doc_lists_every_syntax_code_with_its_name() -> None:
+    documented = {code: name for code, name, _ in _rows() if code in SYNTAX_CODES}
+    assert documented == SYNTAX_CODES
+
+
+def test_no_code_is_documented_twice() -> None:
+    codes = [code for code, _, _ in _rows()]
+    assert len(codes) == len(set(codes)) > len(RULES)
