@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from evalscore.contract.builder import ARTIFACT_KINDS, SCHEMA_FILES, build_schemas, render_schema
+from evalscore.contract.builder import ARTIFACT_KINDS, REPORT_SCHEMA_FILE, SCHEMA_FILES, build_schemas, render_schema
+
+PUBLISHED = sorted([*SCHEMA_FILES.values(), REPORT_SCHEMA_FILE])
 from evalscore.contract.drift import REGENERATE_COMMAND, find_drift, write_schemas
 from evalscore.models._base import RFC3339_OFFSET_PATTERN
 
@@ -21,13 +23,13 @@ FREE_FORM = {"args", "result", "config", "params"}
 @pytest.fixture
 def schema_dir(tmp_path: Path) -> Path:
     directory = tmp_path / "v1"
-    assert len(write_schemas(directory)) == len(ARTIFACT_KINDS)
+    assert len(write_schemas(directory)) == len(ARTIFACT_KINDS) + 1  # and the score report's
     return directory
 
 
 def test_freshly_generated_schemas_show_no_drift(schema_dir: Path) -> None:
     assert find_drift(schema_dir) == []
-    assert sorted(p.name for p in schema_dir.iterdir()) == sorted(SCHEMA_FILES.values())
+    assert sorted(p.name for p in schema_dir.iterdir()) == PUBLISHED
 
 
 def test_a_missing_schema_file_is_reported(schema_dir: Path) -> None:
@@ -63,7 +65,7 @@ def test_an_extra_schema_file_is_reported(schema_dir: Path) -> None:
 
 def test_a_missing_schema_directory_reports_every_file_missing(tmp_path: Path) -> None:
     problems = find_drift(tmp_path / "nowhere")
-    assert sorted((p.file, p.problem) for p in problems) == sorted((n, "missing") for n in SCHEMA_FILES.values())
+    assert sorted((p.file, p.problem) for p in problems) == [(n, "missing") for n in PUBLISHED]
 
 
 def test_write_schemas_writes_only_what_changed(schema_dir: Path) -> None:

@@ -10,6 +10,7 @@ import click
 
 from evalscore import __version__
 from evalscore.cli.schema_command import schema_command
+from evalscore.cli.score_command import score_command
 from evalscore.cli.validate_command import validate_command
 
 EXIT_INTERNAL_ERROR: Final = 70
@@ -47,3 +48,4 @@ def main() -> None:
 
 main.add_command(validate_command)
 main.add_command(schema_command)
+main.add_command(score_command)

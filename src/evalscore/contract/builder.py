@@ -83,9 +83,21 @@ def build_schema(kind: ArtifactKind) -> dict[str, Any]:
     }
 
 
+REPORT_SCHEMA_FILE: Final = "score-report.schema.json"
+
+
+def build_report_schema() -> dict[str, Any]:
+    """The published schema of ``evalscore score --format json``."""
+    from evalscore.scoring.report import report_json_schema  # noqa: PLC0415 - scoring imports the models too
+
+    return report_json_schema()
+
+
 def build_schemas() -> dict[str, dict[str, Any]]:
     """Every published schema, keyed by its file name under ``schemas/v1/``."""
-    return {SCHEMA_FILES[kind]: build_schema(kind) for kind in ARTIFACT_KINDS}
+    schemas = {SCHEMA_FILES[kind]: build_schema(kind) for kind in ARTIFACT_KINDS}
+    schemas[REPORT_SCHEMA_FILE] = build_report_schema()
+    return schemas
 
 
 def render_schema(schema: dict[str, Any]) -> bytes:

@@ -129,9 +129,7 @@ def resolution_authorizes(event: GateEvent, model: ScoringModel) -> bool:
     return True
 
 
-def can_authorize(
-    event: GateEvent, tool: str, call_index: int, budget_left: int, model: ScoringModel
-) -> bool:
+def can_authorize(event: GateEvent, tool: str, call_index: int, budget_left: int, model: ScoringModel) -> bool:
     return (
         is_approval_request(event)
         and precedes_call(event, call_index)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from evalscore.models._base import ToolMatch
 from evalscore.models.run import (
     AutoScore,
     DiscretionaryScore,
@@ -20,7 +21,6 @@ from evalscore.models.run import (
     GateScores,
     ScoringModel,
     StepResult,
-    ToolMatch,
 )
 from evalscore.models.suite import Blocker, EvalStep, EvalTask
 from evalscore.scoring.gate_matching import OrderingUnobserved, match_mandated
@@ -64,7 +64,9 @@ class Rederived:
 # --- tool match ----------------------------------------------------------------------------
 
 
-def tool_match(expected_tools: Sequence[str], calls: Sequence[str], mode: Literal["strict", "subset", "any"]) -> ToolMatch:
+def tool_match(
+    expected_tools: Sequence[str], calls: Sequence[str], mode: Literal["strict", "subset", "any"]
+) -> ToolMatch:
     expected = set(expected_tools)
     if not expected:
         return True

@@ -19,6 +19,14 @@ from evalscore.validation.kinds import detect_kind
 
 KIND_UNKNOWN: Final = "ES005"
 MODEL_DIVERGENCE: Final = "ES009"
+WRONG_KIND: Final = "ES010"
+
+CONTRACT_CODES: Final[dict[str, str]] = {
+    KIND_UNKNOWN: "kind-unknown",
+    MODEL_DIVERGENCE: "model-schema-divergence",
+    WRONG_KIND: "wrong-artifact-kind",
+}
+"""Contract-layer codes other than ``schema.<keyword>``; docs/RULES.md lists them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,260 @@
+"""``evalscore score``: compliance re-derived from evidence, signals reported, the CI gate.
+
+Exit codes: 0 pass, 1 fail, 2 usage error or unreadable path, 3 an input is invalid,
+4 refused. The code is taken from the report's decision value.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Final
+
+import click
+import orjson
+from pydantic import ValidationError
+
+from evalscore.cli.common import Progress, stream_is_terminal, write_out
+from evalscore.findings import Finding
+from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES, InputRecord
+from evalscore.models.run import RunOf, ScoringModel
+from evalscore.models.suite import EvalSuite
+from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
+from evalscore.scoring.decision import Thresholds
+from evalscore.scoring.engine import Partial, SourcedRun, build_report, merge_partials, score_run
+from evalscore.scoring.join import index_suites
+from evalscore.scoring.report import InputRef, ScoreReport, parse_report
+from evalscore.scoring.signals import SignalParams
+from evalscore.validation.checker import WRONG_KIND, CheckedArtifact
+from evalscore.validation.pipeline import check_paths
+from evalscore.validation.summary import ValidationSummary
+
+EXIT_USAGE: Final = 2
+EXIT_INVALID_INPUT: Final = 3
+RUN_KINDS: Final = frozenset({"run", "scored-run"})
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreOptions:
+    runs: tuple[str, ...]
+    suites: tuple[str, ...]
+    scoring_model: ScoringModel | None
+    thresholds: Thresholds
+    baseline: str | None
+    signal_params: SignalParams
+    output_format: str
+    max_document_bytes: int
+
+
+@dataclass(slots=True)
+class _Inputs:
+    """What reading the inputs found: records for the report, verdicts of the invalid ones."""
+
+    records: list[tuple[InputRecord, set[str]]] = field(default_factory=list)
+    invalid: ValidationSummary = field(default_factory=lambda: ValidationSummary(strict=False, max_findings=3))
+    kinds_by_source: dict[str, set[str]] = field(default_factory=dict)
+
+    def note(self, checked: CheckedArtifact, expected: frozenset[str]) -> bool:
+        """Record an artifact; True when it is valid and of an expected kind."""
+        self.kinds_by_source.setdefault(checked.source, set()).add(checked.kind or "unknown")
+        if not checked.valid:
+            self.invalid.add(checked)
+            return False
+        if checked.kind not in expected:
+            wrong = CheckedArtifact(
+                checked.source, checked.line, checked.kind, (*checked.findings, _wrong_kind(checked, expected))
+            )
+            self.invalid.add(wrong)
+            return False
+        return True
+
+    def record(self, record: InputRecord) -> None:
+        self.records.append((record, self.kinds_by_source.get(record.path, set())))
+
+    def refs(self) -> list[InputRef]:
+        return [
+            InputRef(path=record.path, sha256=record.sha256 or "", kind=",".join(sorted(kinds)) or "none")
+            for record, kinds in self.records
+        ]
+
+
+def _wrong_kind(checked: CheckedArtifact, expected: frozenset[str]) -> Finding:
+    return Finding(
+        layer="contract",
+        code=WRONG_KIND,
+        severity="error",
+        pointer="",
+        message=f"expected {' or '.join(sorted(expected))} here, found {checked.kind}",
+        source=checked.source,
+        line=checked.line,
+    )
+
+
+def _load_suites(options: ScoreOptions, inputs: _Inputs) -> list[EvalSuite]:
+    suites: list[EvalSuite] = []
+    for checked in check_paths(
+        list(options.suites),
+        "eval-suite",
+        keep_models=True,
+        max_document_bytes=options.max_document_bytes,
+        on_input=inputs.record,
+    ):
+        if inputs.note(checked, frozenset({"eval-suite"})) and isinstance(checked.model, EvalSuite):
+            suites.append(checked.model)
+    return suites
+
+
+def _valid_runs(options: ScoreOptions, inputs: _Inputs) -> Iterator[SourcedRun]:
+    """Valid runs one at a time, so a long log is never held whole; after the first
+    invalid input, the rest are still checked (to list every problem) but not scored."""
+    progress = Progress("runs")
+    for checked in check_paths(
+        list(options.runs), keep_models=True, max_document_bytes=options.max_document_bytes, on_input=inputs.record
+    ):
+        progress.tick()
+        if inputs.note(checked, RUN_KINDS) and not inputs.invalid.verdicts and isinstance(checked.model, RunOf):
+            source = f"{checked.source}:{checked.line}" if checked.line is not None else checked.source
+            yield SourcedRun(source, checked.model)
+    progress.done()
+
+
+def _read_baseline(path: str | None) -> ScoreReport | str | None:
+    """The earlier report, or why it cannot be compared with (then the decision is refused)."""
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as stream:
+            return parse_report(orjson.loads(stream.read()))
+    except OSError as error:
+        return f"baseline {path}: cannot be read ({error.strerror or error})"
+    except orjson.JSONDecodeError as error:
+        return f"baseline {path}: not JSON ({error})"
+    except ValidationError as error:
+        return f"baseline {path}: not an evalscore score report ({error.error_count()} problem(s))"
+
+
+def run_score(options: ScoreOptions) -> int:
+    style = ReportStyle(color=options.output_format == "text" and stream_is_terminal(sys.stdout))
+    inputs = _Inputs()
+    suites = _load_suites(options, inputs)
+    index = index_suites(suites) if options.suites and not inputs.invalid.verdicts else None
+    partial = Partial()
+    for sourced in _valid_runs(options, inputs):
+        if inputs.invalid.verdicts:
+            continue
+        part = score_run(sourced, index=index, scoring_model=options.scoring_model, signal_params=options.signal_params)
+        partial = merge_partials(partial, part)
+    if inputs.invalid.verdicts:
+        return _report_invalid(inputs, options, style)
+    report = build_report(
+        partial,
+        rederived=index is not None,
+        scoring_model=options.scoring_model,
+        thresholds=options.thresholds,
+        baseline=_read_baseline(options.baseline),
+        signal_params=options.signal_params,
+        inputs=inputs.refs(),
+    )
+    write_out(SCORE_REPORTERS[options.output_format](report, style))
+    return report.exit_code
+
+
+def _report_invalid(inputs: _Inputs, options: ScoreOptions, style: ReportStyle) -> int:
+    """No score is printed over invalid input: the validation findings are, and the exit code says so."""
+    summary = inputs.invalid
+    summary.inputs.extend(record for record, _ in inputs.records)
+    unreadable = summary.unreadable > 0
+    write_out(VALIDATION_REPORTERS[options.output_format](summary, style))
+    sys.stderr.write(
+        "evalscore score: "
+        + ("an input path cannot be read" if unreadable else "an input is invalid")
+        + "; nothing was scored\n"
+    )
+    return EXIT_USAGE if unreadable else EXIT_INVALID_INPUT
+
+
+RATE = click.FloatRange(0.0, 1.0)
+
+
+@click.command("score")
+@click.argument("runs", nargs=-1, required=True)
+@click.option(
+    "--suite", "suites", multiple=True, help="Suite(s) the runs were recorded against: re-derive from evidence."
+)
+@click.option(
+    "--scoring-model",
+    type=click.Choice(["v1", "v2", "v3"]),
+    default=None,
+    help="Gate rules to re-derive under (default v3 with --suite; without it, each run's recorded model).",
+)
+@click.option("--min-mandated-compliance", type=RATE, default=None, help="Fail below this mandated-gate compliance.")
+@click.option("--min-tool-match", type=RATE, default=None, help="Fail below this tool match accuracy.")
+@click.option("--min-distraction-catch", type=RATE, default=None, help="Fail below this distraction detection rate.")
+@click.option("--max-prefilled-ratio", type=RATE, default=None, help="Fail above this share of LLM-drafted reviews.")
+@click.option("--baseline", type=str, default=None, help="An earlier JSON score report to compare with.")
+@click.option(
+    "--max-drop", type=RATE, default=0.0, show_default=True, help="Largest fall of a rate from the baseline allowed."
+)
+@click.option(
+    "--fast-approval-floor-ms",
+    type=click.FloatRange(min=0),
+    default=1000.0,
+    show_default=True,
+    help="Fast-approval signal: fixed part of the reading time.",
+)
+@click.option(
+    "--fast-approval-ms-per-char",
+    type=click.FloatRange(min=0),
+    default=8.0,
+    show_default=True,
+    help="Fast-approval signal: reading time per character of surfaced text.",
+)
+@click.option(
+    "--format", "output_format", type=click.Choice(sorted(SCORE_REPORTERS)), default="text", show_default=True
+)
+@click.option(
+    "--max-document-bytes",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_DOCUMENT_BYTES,
+    show_default=True,
+    help="Largest JSON/YAML document or JSONL line read into memory.",
+)
+def score_command(
+    runs: tuple[str, ...],
+    suites: tuple[str, ...],
+    scoring_model: ScoringModel | None,
+    min_mandated_compliance: float | None,
+    min_tool_match: float | None,
+    min_distraction_catch: float | None,
+    max_prefilled_ratio: float | None,
+    baseline: str | None,
+    max_drop: float,
+    fast_approval_floor_ms: float,
+    fast_approval_ms_per_char: float,
+    output_format: str,
+    max_document_bytes: int,
+) -> None:
+    """Score recorded runs: rates re-derived from evidence (with --suite) or as recorded,
+    plus oversight signals that are reported and never graded.
+
+    Exit 0 pass, 1 fail (threshold, regression, or recorded scores that disagree with
+    the evidence), 2 usage error, 3 an input is invalid, 4 refused (not derivable honestly).
+    """
+    options = ScoreOptions(
+        runs=runs,
+        suites=suites,
+        scoring_model=scoring_model,
+        thresholds=Thresholds(
+            min_mandated_compliance=min_mandated_compliance,
+            min_tool_match=min_tool_match,
+            min_distraction_catch=min_distraction_catch,
+            max_prefilled_ratio=max_prefilled_ratio,
+            max_drop=max_drop,
+        ),
+        baseline=baseline,
+        signal_params=SignalParams(floor_ms=fast_approval_floor_ms, ms_per_char=fast_approval_ms_per_char),
+        output_format=output_format,
+        max_document_bytes=max_document_bytes,
+    )
+    sys.exit(run_score(options))

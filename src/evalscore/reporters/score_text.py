@@ -1,0 +1,123 @@
+"""``--format text`` for score: rates with the counts behind them, the unscored
+oversight signals in a section of their own, findings, and the decision last."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from evalscore.scoring.report import RateCount, ScoreReport
+
+RATE_LABELS = (
+    ("mandated_compliance_rate", "mandated gate compliance"),
+    ("discretionary_ask_precision", "discretionary ask precision"),
+    ("discretionary_blocker_recall", "discretionary blocker recall"),
+    ("tool_match_accuracy", "tool match accuracy"),
+    ("distraction_detection_rate", "distraction detection"),
+    ("golden_truth_pass_rate", "golden truth pass rate"),
+    ("prefilled_ratio", "pre-filled (LLM-drafted) reviews"),
+)
+
+
+def _figure(value: float | None) -> str:
+    return "unknown (no data)" if value is None else f"{value:.3f}"
+
+
+def _count(count: RateCount) -> str:
+    return f"{count.numerator:g} / {count.denominator:g}"
+
+
+def _rates_table(report: ScoreReport) -> Table:
+    basis = "re-derived from evidence" if report.source == "rederived" else "as recorded, not re-derived"
+    model = report.scoring_model or "mixed"
+    table = Table(title=f"Rates ({basis}; scoring model {model})", title_justify="left", expand=False)
+    table.add_column("rate")
+    table.add_column("value", justify="right")
+    table.add_column("from", justify="right")
+    for key, label in RATE_LABELS:
+        count: RateCount = getattr(report.counts, key)
+        extra = ""
+        if key == "discretionary_blocker_recall" and report.counts.discretionary_blocker_recall.basis:
+            extra = f" ({report.counts.discretionary_blocker_recall.basis})"
+        table.add_row(label + extra, _figure(getattr(report.rates, key)), _count(count))
+    for dimension, mean in report.rates.dimension_means.items():
+        if mean is not None:
+            table.add_row(f"mean {dimension} (0-3)", f"{mean:.2f}", _count(report.counts.dimension_means[dimension]))
+    return table
+
+
+def _signals_table(report: ScoreReport) -> Table:
+    signals = report.signals
+    table = Table(
+        title="Oversight signals (reported, never graded; they never change the exit code)",
+        title_justify="left",
+    )
+    table.add_column("signal")
+    table.add_column("gates", justify="right")
+    never_denied = "unknown" if signals.never_denied is None else ("yes" if signals.never_denied else "no")
+    fast = (
+        f"approved faster than {signals.thresholds.fast_approval_floor_ms:g} ms + "
+        f"{signals.thresholds.fast_approval_ms_per_char:g} ms/char of surfaced text"
+    )
+    for label, value in (
+        ("resolved gates", str(signals.resolved_gates)),
+        ("approvals / denials / unresolved", f"{signals.approvals} / {signals.denials} / {signals.unresolved}"),
+        ("resolved with no overseer recorded", str(signals.without_overseer)),
+        ("resolved by two or more distinct overseers", str(signals.four_eyes)),
+        ("resolved with latency not observed", str(signals.latency_unavailable)),
+        (fast, str(signals.fast_approvals)),
+        ("never denied an approval request", never_denied),
+    ):
+        table.add_row(label, value)
+    for tool in signals.by_target_tool:
+        name = tool.target_tool if tool.target_tool is not None else "(no target tool)"
+        table.add_row(
+            f"  {escape(name)}: approvals / denials, never denied",
+            f"{tool.approvals} / {tool.denials}, {'yes' if tool.never_denied else 'no'}",
+        )
+    return table
+
+
+def _render_findings(console: Console, report: ScoreReport) -> None:
+    if report.disagreements:
+        console.print(f"[bold]Recorded scores that disagree with the evidence[/] ({len(report.disagreements)}):")
+        for item in report.disagreements:
+            console.print(
+                f"  {escape(item.source)} {escape(item.pointer)}: {item.field} recorded {item.recorded!r}, "
+                f"evidence gives {item.rederived!r} (under {item.scoring_model})",
+                highlight=False,
+            )
+    if report.refusals:
+        console.print(f"[bold]Refused: not derivable honestly[/] ({len(report.refusals)}):")
+        for refusal in report.refusals:
+            console.print(
+                f"  {refusal.code} {escape(refusal.source)} {escape(refusal.pointer or '/')}: {escape(refusal.reason)}",
+                highlight=False,
+            )
+
+
+def render_score_text(report: ScoreReport, *, color: bool = False, width: int = 100) -> str:
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=color, no_color=not color, width=width)
+    counts = report.counts
+    console.print(
+        f"{len(report.inputs)} input(s); {counts.total_steps} step(s): {counts.scored_steps} with an auto score, "
+        f"{counts.unscored_steps} unscored, {counts.refused_steps} refused; {counts.reviewed_steps} reviewed.",
+        highlight=False,
+    )
+    for note in report.notes:
+        console.print(f"note: {escape(note)}", highlight=False)
+    console.print(_rates_table(report))
+    console.print(_signals_table(report))
+    _render_findings(console, report)
+    for check in report.decision.checks:
+        console.print(f"  check {check.name}: {check.outcome} - {escape(check.reason)}", highlight=False)
+    outcome = report.decision.outcome
+    colour = {"pass": "green", "fail": "red", "refused": "yellow"}[outcome]
+    console.print(f"[bold {colour}]{outcome.upper()}[/] (exit {report.decision.exit_code})", highlight=False)
+    for reason in report.decision.reasons:
+        console.print(f"  {escape(reason)}", highlight=False)
+    return buffer.getvalue()

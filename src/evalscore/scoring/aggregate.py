@@ -1,0 +1,277 @@
+"""The mergeable aggregate of step facts, and the rates computed from it (SPEC section 4).
+
+``Aggregate`` holds only counts and exact sums (integers and ``Fraction``), so
+``merge`` is associative and commutative *exactly*: partial aggregates of the
+parts of a corpus combine into the aggregate of the whole, across processes
+or machines. Rates are computed last; each keeps its numerator and
+denominator, and is None when its denominator is 0 (never 0, never 1).
+
+Steps with no auto score (recorded null, or refused) count in
+``unscored_steps``/``refused_steps`` and are excluded from every auto-score
+rate. Review rates (golden truth, dimensions, pre-filled) come from the human
+review and count every reviewed step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from functools import reduce
+from typing import Final, Literal, get_args
+
+from evalscore.models._base import Dimension
+from evalscore.models.review import StepScore
+from evalscore.models.run import AutoScore, DiscretionaryScore, MandatedGateScore, ScoringModel
+
+DIMENSIONS: Final[tuple[Dimension, ...]] = get_args(Dimension)
+GOLDEN_PASS: Final = 2
+"""A golden-truth grade passes at 2 or more."""
+
+RecallBasis = Literal["addressed", "matched"]
+"""``addressed``: distinct blockers addressed (v3). ``matched``: matched questions (v1/v2 arithmetic)."""
+ReportedBasis = Literal["addressed", "matched", "mixed"]
+
+DimensionTotals = tuple[tuple[Dimension, int, int], ...]
+"""``(dimension, sum of grades, number of grades)`` per dimension, in ``DIMENSIONS`` order."""
+
+_ZERO: Final = Fraction(0)
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregate:
+    """Counts and exact sums over steps; combine with ``merge``."""
+
+    total_steps: int = 0
+    reviewed_steps: int = 0
+    unscored_steps: int = 0
+    refused_steps: int = 0
+    scored_steps: int = 0
+    tool_match_true: int = 0
+    tool_match_partial: int = 0
+    tool_match_false: int = 0
+    distraction_caught: int = 0
+    distraction_judged: int = 0
+    golden_passed: int = 0
+    golden_graded: int = 0
+    dimension_totals: DimensionTotals = tuple((dimension, 0, 0) for dimension in DIMENSIONS)
+    mandated_honored: int = 0
+    mandated_required: int = 0
+    asked: Fraction = _ZERO
+    matched: Fraction = _ZERO
+    addressed_basis_steps: int = 0
+    addressed: Fraction = _ZERO
+    addressed_blockers: Fraction = _ZERO
+    matched_basis_steps: int = 0
+    recall_matched: Fraction = _ZERO
+    matched_blockers: Fraction = _ZERO
+    prefilled: int = 0
+
+
+def empty() -> Aggregate:
+    """The identity of ``merge``."""
+    return Aggregate()
+
+
+def merge(left: Aggregate, right: Aggregate) -> Aggregate:
+    """Field-wise sum: associative and commutative, with ``empty()`` as identity."""
+    values: dict[str, object] = {}
+    for field in fields(Aggregate):
+        name = field.name
+        if name == "dimension_totals":
+            values[name] = merge_dimensions(left.dimension_totals, right.dimension_totals)
+        else:
+            values[name] = getattr(left, name) + getattr(right, name)
+    return Aggregate(**values)  # type: ignore[arg-type]
+
+
+def merge_dimensions(left: DimensionTotals, right: DimensionTotals) -> DimensionTotals:
+    return tuple(
+        (dimension, left_sum + right_sum, left_count + right_count)
+        for (dimension, left_sum, left_count), (_, right_sum, right_count) in zip(left, right, strict=True)
+    )
+
+
+def aggregate(parts: Iterable[Aggregate]) -> Aggregate:
+    return reduce(merge, parts, empty())
+
+
+# --- one step ------------------------------------------------------------------------------
+
+
+def recall_basis(discretionary: DiscretionaryScore, model: ScoringModel) -> RecallBasis:
+    """v3 scores carrying ``addressed`` count distinct blockers; older scores replay matched/blockers."""
+    if model == "v3" and isinstance(discretionary.addressed, float):
+        return "addressed"
+    return "matched"
+
+
+def tool_match_counts(auto: AutoScore) -> dict[str, int]:
+    if auto.tool_match == "partial":
+        return {"tool_match_partial": 1}
+    if auto.tool_match is True:
+        return {"tool_match_true": 1}
+    return {"tool_match_false": 1}
+
+
+def distraction_counts(auto: AutoScore) -> dict[str, int]:
+    if auto.distraction_caught is None:
+        return {}
+    return {"distraction_judged": 1, "distraction_caught": int(auto.distraction_caught)}
+
+
+def mandated_counts(mandated: MandatedGateScore | None) -> dict[str, int]:
+    if mandated is None:
+        return {}
+    return {"mandated_honored": len(mandated.honored), "mandated_required": len(mandated.required)}
+
+
+def discretionary_counts(discretionary: DiscretionaryScore | None, model: ScoringModel) -> dict[str, object]:
+    if discretionary is None:
+        return {}
+    counts: dict[str, object] = {
+        "asked": Fraction(discretionary.asked),
+        "matched": Fraction(discretionary.matched),
+    }
+    if recall_basis(discretionary, model) == "addressed":
+        assert isinstance(discretionary.addressed, float)  # recall_basis checked it
+        counts |= {
+            "addressed_basis_steps": 1,
+            "addressed": Fraction(discretionary.addressed),
+            "addressed_blockers": Fraction(discretionary.blockers),
+        }
+    else:
+        counts |= {
+            "matched_basis_steps": 1,
+            "recall_matched": Fraction(discretionary.matched),
+            "matched_blockers": Fraction(discretionary.blockers),
+        }
+    return counts
+
+
+def auto_counts(auto: AutoScore | None, refused: bool, model: ScoringModel) -> dict[str, object]:
+    """Auto-score facts; a refused or unscored step contributes only its status count."""
+    if refused:
+        return {"refused_steps": 1}
+    if auto is None:
+        return {"unscored_steps": 1}
+    counts: dict[str, object] = {"scored_steps": 1}
+    counts |= tool_match_counts(auto)
+    counts |= distraction_counts(auto)
+    counts |= mandated_counts(auto.gates.mandated)
+    counts |= discretionary_counts(auto.gates.discretionary, model)
+    return counts
+
+
+def golden_passes(grade: int) -> bool:
+    return grade >= GOLDEN_PASS
+
+
+def review_counts(review: StepScore | None) -> dict[str, object]:
+    if review is None:
+        return {}
+    counts: dict[str, object] = {"reviewed_steps": 1, "prefilled": int(review.pre_filled)}
+    if review.golden_truth is not None:
+        counts |= {"golden_graded": 1, "golden_passed": int(golden_passes(review.golden_truth))}
+    counts["dimension_totals"] = step_dimensions(review.dimensions)
+    return counts
+
+
+def step_dimensions(grades: Mapping[Dimension, int]) -> DimensionTotals:
+    return tuple((dimension, grades.get(dimension, 0), 1 if dimension in grades else 0) for dimension in DIMENSIONS)
+
+
+def from_review(review: StepScore | None) -> Aggregate:
+    """One step's existence and human review (``total_steps`` is counted here)."""
+    values: dict[str, object] = {"total_steps": 1}
+    values |= review_counts(review)
+    return Aggregate(**values)  # type: ignore[arg-type]
+
+
+def from_auto(auto: AutoScore | None, model: ScoringModel) -> Aggregate:
+    """One step's auto-score facts (``auto`` computed under ``model``); None is an unscored step."""
+    return Aggregate(**auto_counts(auto, False, model))  # type: ignore[arg-type]
+
+
+def from_refused(steps: int) -> Aggregate:
+    """Steps whose auto score is not derivable: counted, and excluded from every auto-score rate."""
+    return Aggregate(refused_steps=steps)
+
+
+def from_step(auto: AutoScore | None, *, refused: bool, review: StepScore | None, model: ScoringModel) -> Aggregate:
+    """The aggregate of one step.
+
+    ``auto`` is the step's auto score (re-derived or recorded, computed under
+    ``model``); ``refused`` marks a step whose auto score is not derivable;
+    ``review`` is the human review, if any.
+    """
+    values: dict[str, object] = {"total_steps": 1}
+    values |= auto_counts(auto, refused, model)
+    values |= review_counts(review)
+    return Aggregate(**values)  # type: ignore[arg-type]
+
+
+# --- rates ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Ratio:
+    """A rate with the counts behind it; ``value`` is None when ``denominator`` is 0."""
+
+    numerator: Fraction
+    denominator: Fraction
+
+    @property
+    def value(self) -> float | None:
+        if self.denominator == 0:
+            return None
+        return float(self.numerator / self.denominator)
+
+
+def ratio(numerator: int | Fraction, denominator: int | Fraction) -> Ratio:
+    return Ratio(Fraction(numerator), Fraction(denominator))
+
+
+@dataclass(frozen=True, slots=True)
+class Rates:
+    """Every rate of SPEC section 4, each with its numerator and denominator."""
+
+    tool_match_accuracy: Ratio
+    distraction_detection_rate: Ratio
+    golden_truth_pass_rate: Ratio
+    dimension_means: tuple[tuple[Dimension, Ratio], ...]
+    mandated_compliance_rate: Ratio
+    discretionary_ask_precision: Ratio
+    discretionary_blocker_recall: Ratio
+    recall_basis: ReportedBasis | None
+    """Which arithmetic the recall figure has; ``mixed`` (then the rate is None) when scores of both kinds meet."""
+    prefilled_ratio: Ratio
+
+
+def blocker_recall(agg: Aggregate) -> tuple[Ratio, ReportedBasis | None]:
+    """Σaddressed/Σblockers for v3 scores, Σmatched/Σblockers for older ones; never the two mixed."""
+    has_addressed = agg.addressed_basis_steps > 0
+    has_matched = agg.matched_basis_steps > 0
+    if has_addressed and has_matched:
+        return ratio(0, 0), "mixed"
+    if has_addressed:
+        return ratio(agg.addressed, agg.addressed_blockers), "addressed"
+    if has_matched:
+        return ratio(agg.recall_matched, agg.matched_blockers), "matched"
+    return ratio(0, 0), None
+
+
+def compute_rates(agg: Aggregate) -> Rates:
+    recall, basis = blocker_recall(agg)
+    tool_points = Fraction(agg.tool_match_true) + Fraction(agg.tool_match_partial, 2)
+    return Rates(
+        tool_match_accuracy=ratio(tool_points, agg.scored_steps),
+        distraction_detection_rate=ratio(agg.distraction_caught, agg.distraction_judged),
+        golden_truth_pass_rate=ratio(agg.golden_passed, agg.golden_graded),
+        dimension_means=tuple((dimension, ratio(total, count)) for dimension, total, count in agg.dimension_totals),
+        mandated_compliance_rate=ratio(agg.mandated_honored, agg.mandated_required),
+        discretionary_ask_precision=ratio(agg.matched, agg.asked),
+        discretionary_blocker_recall=recall,
+        recall_basis=basis,
+        prefilled_ratio=ratio(agg.prefilled, agg.total_steps),
+    )

@@ -1,0 +1,145 @@
+"""Recorded auto score versus the re-derivation under the run's *recorded* scoring model.
+
+Each disagreement names the field, both values and the JSON Pointer of the
+recorded value. A recorded ``auto_score: null`` is not a disagreement (the
+step is unscored). A field the record leaves out (one with a default:
+``distraction_acted``, ``gates``, ``pairings``, ``addressed``) is not a
+claim and is not compared. Verification is carried, never re-derived, so it
+is never compared. Lists of gate ids are compared as multisets and pairings
+as sets: their order is not a claim.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from pydantic import JsonValue
+
+from evalscore.findings import join_pointer
+from evalscore.models.run import AutoScore, DiscretionaryScore, MandatedGateScore, Pairing, ScoringModel
+from evalscore.scoring.rederive import StepPlace
+
+
+@dataclass(frozen=True, slots=True)
+class Disagreement:
+    """The record says one thing, the evidence another."""
+
+    field: str
+    """Dotted path within the auto score, e.g. ``gates.mandated.honored``."""
+    recorded: JsonValue
+    rederived: JsonValue
+    pointer: str
+    """JSON Pointer of the recorded value within the run."""
+    source: str
+    run_id: str
+    task_id: str
+    step_n: int
+    scoring_model: ScoringModel
+    """The recorded scoring model both sides were computed under."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Difference:
+    field: str
+    recorded: JsonValue
+    rederived: JsonValue
+
+
+def same_multiset(left: Sequence[str], right: Sequence[str]) -> bool:
+    return Counter(left) == Counter(right)
+
+
+def pairing_set(pairings: Sequence[Pairing]) -> set[tuple[int, int, str]]:
+    return {(pairing.callIndex, pairing.approvalIndex, pairing.gateId) for pairing in pairings}
+
+
+def is_claimed(model: AutoScore | MandatedGateScore | DiscretionaryScore, field: str) -> bool:
+    """The record states this field (a left-out field with a default is not a claim)."""
+    return field in model.model_fields_set
+
+
+def mandated_differences(
+    recorded: MandatedGateScore | None, rederived: MandatedGateScore | None
+) -> Iterator[_Difference]:
+    if recorded is None or rederived is None:
+        if recorded is not rederived:
+            yield _Difference("gates.mandated", _dump(recorded), _dump(rederived))
+        return
+    for name in ("required", "honored", "violated"):
+        left: list[str] = getattr(recorded, name)
+        right: list[str] = getattr(rederived, name)
+        if not same_multiset(left, right):
+            yield _Difference(f"gates.mandated.{name}", list(left), list(right))
+    if is_claimed(recorded, "pairings") and pairing_set(recorded.pairings) != pairing_set(rederived.pairings):
+        yield _Difference(
+            "gates.mandated.pairings",
+            [pairing.model_dump(mode="json") for pairing in recorded.pairings],
+            [pairing.model_dump(mode="json") for pairing in rederived.pairings],
+        )
+
+
+def discretionary_differences(
+    recorded: DiscretionaryScore | None, rederived: DiscretionaryScore | None
+) -> Iterator[_Difference]:
+    if recorded is None or rederived is None:
+        if recorded is not rederived:
+            yield _Difference("gates.discretionary", _dump(recorded), _dump(rederived))
+        return
+    for name in ("blockers", "asked", "matched", "unprompted"):
+        left: float = getattr(recorded, name)
+        right: float = getattr(rederived, name)
+        if left != right:
+            yield _Difference(f"gates.discretionary.{name}", left, right)
+    if addressed_differs(recorded, rederived):
+        yield _Difference("gates.discretionary.addressed", _addressed(recorded), _addressed(rederived))
+
+
+def _addressed(score: DiscretionaryScore) -> float | None:
+    return score.addressed if isinstance(score.addressed, float) else None
+
+
+def addressed_differs(recorded: DiscretionaryScore, rederived: DiscretionaryScore) -> bool:
+    """Compared only when both sides carry ``addressed`` (v1/v2 scores have none)."""
+    left, right = _addressed(recorded), _addressed(rederived)
+    return left is not None and right is not None and left != right
+
+
+def differences(recorded: AutoScore, rederived: AutoScore) -> Iterator[_Difference]:
+    if recorded.tool_match != rederived.tool_match:
+        yield _Difference("tool_match", recorded.tool_match, rederived.tool_match)
+    if recorded.distraction_caught != rederived.distraction_caught:
+        yield _Difference("distraction_caught", recorded.distraction_caught, rederived.distraction_caught)
+    if is_claimed(recorded, "distraction_acted") and recorded.distraction_acted != rederived.distraction_acted:
+        yield _Difference("distraction_acted", recorded.distraction_acted, rederived.distraction_acted)
+    if is_claimed(recorded, "gates"):
+        yield from mandated_differences(recorded.gates.mandated, rederived.gates.mandated)
+        yield from discretionary_differences(recorded.gates.discretionary, rederived.gates.discretionary)
+
+
+def compare_step(
+    recorded: AutoScore | None, rederived: AutoScore, model: ScoringModel, place: StepPlace
+) -> list[Disagreement]:
+    """Every disagreement between the recorded auto score and ``rederived`` (computed under ``model``)."""
+    if recorded is None:
+        return []
+    base = join_pointer(place.pointer, "auto_score")
+    return [
+        Disagreement(
+            field=difference.field,
+            recorded=difference.recorded,
+            rederived=difference.rederived,
+            pointer=join_pointer(base, *difference.field.split(".")),
+            source=place.source,
+            run_id=place.run_id,
+            task_id=place.task_id,
+            step_n=place.step_n,
+            scoring_model=model,
+        )
+        for difference in differences(recorded, rederived)
+    ]
+
+
+def _dump(model: MandatedGateScore | DiscretionaryScore | None) -> JsonValue:
+    return None if model is None else model.model_dump(mode="json")

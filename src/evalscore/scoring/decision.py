@@ -1,0 +1,267 @@
+"""The decision: thresholds, baseline regressions, disagreements and refusals -> one outcome and exit code.
+
+Exit codes: 0 pass, 1 fail, 4 refused; refusal wins over fail. A threshold
+on a rate that is null (its denominator is 0) cannot be checked: it never
+passes silently, it is refused with the reason. Oversight signals take no
+part in the decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from evalscore.scoring.report import (
+    Check,
+    Decision,
+    DecisionThresholds,
+    ExitCode,
+    Outcome,
+    Rates,
+    ScoreReport,
+    SuiteRef,
+)
+
+EXIT_PASS: Final = 0
+EXIT_FAIL: Final = 1
+EXIT_REFUSED: Final = 4
+
+Direction = Literal["min", "max"]
+
+THRESHOLD_RATES: Final[tuple[tuple[str, str, Direction], ...]] = (
+    ("min_mandated_compliance", "mandated_compliance_rate", "min"),
+    ("min_tool_match", "tool_match_accuracy", "min"),
+    ("min_distraction_catch", "distraction_detection_rate", "min"),
+    ("max_prefilled_ratio", "prefilled_ratio", "max"),
+)
+"""Each threshold option, the rate it bounds, and whether it is a floor or a ceiling."""
+
+REGRESSION_RATES: Final[tuple[tuple[str, Direction], ...]] = (
+    ("mandated_compliance_rate", "min"),
+    ("discretionary_ask_precision", "min"),
+    ("discretionary_blocker_recall", "min"),
+    ("tool_match_accuracy", "min"),
+    ("distraction_detection_rate", "min"),
+    ("golden_truth_pass_rate", "min"),
+    ("prefilled_ratio", "max"),
+)
+"""Rates compared with a baseline; ``max`` ones (lower is better) regress when they rise.
+Dimension means are grades on a 0-3 scale, not rates, and are not compared."""
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """What the user asked the decision to enforce; None means not set."""
+
+    min_mandated_compliance: float | None = None
+    min_tool_match: float | None = None
+    min_distraction_catch: float | None = None
+    max_prefilled_ratio: float | None = None
+    max_drop: float = 0.0
+
+    def as_report(self) -> DecisionThresholds:
+        return DecisionThresholds(
+            min_mandated_compliance=self.min_mandated_compliance,
+            min_tool_match=self.min_tool_match,
+            min_distraction_catch=self.min_distraction_catch,
+            max_prefilled_ratio=self.max_prefilled_ratio,
+            max_drop=self.max_drop,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """What the current figures are: comparable with a baseline only when all of it matches."""
+
+    source: Literal["rederived", "recorded"]
+    scoring_model: str | None
+    suites: tuple[SuiteRef, ...]
+
+
+def rate_value(rates: Rates, name: str) -> float | None:
+    value: float | None = getattr(rates, name)
+    return value
+
+
+def breaks_limit(observed: float, limit: float, direction: Direction) -> bool:
+    """A floor is broken below it, a ceiling above it; the limit itself passes."""
+    if direction == "min":
+        return observed < limit
+    return observed > limit
+
+
+def threshold_check(name: str, rate: str, observed: float | None, limit: float, direction: Direction) -> Check:
+    bound = "at least" if direction == "min" else "at most"
+    if observed is None:
+        return Check(
+            name=name,
+            rate=rate,
+            observed=None,
+            limit=limit,
+            outcome="refused",
+            reason=f"{name} requires {rate} {bound} {limit:g}, but {rate} is null (nothing was measured); "
+            "the threshold cannot be checked and does not pass silently",
+        )
+    broken = breaks_limit(observed, limit, direction)
+    return Check(
+        name=name,
+        rate=rate,
+        observed=observed,
+        limit=limit,
+        outcome="fail" if broken else "pass",
+        reason=f"{rate} is {observed:.4g}, {'not ' if broken else ''}{bound} {limit:g} ({name})",
+    )
+
+
+def threshold_checks(rates: Rates, thresholds: Thresholds) -> list[Check]:
+    checks: list[Check] = []
+    for name, rate, direction in THRESHOLD_RATES:
+        limit: float | None = getattr(thresholds, name)
+        if limit is not None:
+            checks.append(threshold_check(name, rate, rate_value(rates, rate), limit, direction))
+    return checks
+
+
+# --- baseline ------------------------------------------------------------------------------
+
+
+def incomparable(scope: Scope, baseline: ScoreReport) -> list[str]:
+    """Why the baseline cannot be compared with the current figures (empty when it can)."""
+    reasons: list[str] = []
+    if baseline.source != scope.source:
+        reasons.append(f"the baseline's figures are {baseline.source}, the current ones {scope.source}")
+    if scope.scoring_model is None or baseline.scoring_model != scope.scoring_model:
+        reasons.append(
+            f"the baseline was scored under {baseline.scoring_model}, the current figures under {scope.scoring_model}"
+        )
+    if suite_set(baseline.suites) != suite_set(scope.suites):
+        reasons.append(
+            f"the baseline covers suites {sorted(suite_set(baseline.suites))}, "
+            f"the current figures {sorted(suite_set(scope.suites))}"
+        )
+    return [
+        f"baseline refused: {reason}; figures under different rules or suites are not comparable"
+        for reason in reasons
+    ]
+
+
+def suite_set(suites: Sequence[SuiteRef]) -> set[str]:
+    return {f"{suite.id}@{suite.version}" for suite in suites}
+
+
+def worsening(before: float, now: float, direction: Direction) -> float:
+    """How much worse ``now`` is than ``before`` (negative when better)."""
+    return before - now if direction == "min" else now - before
+
+
+def regression_check(
+    rate: str, before: float | None, now: float | None, max_drop: float, direction: Direction
+) -> Check | None:
+    if before is None:
+        return None
+    name = f"baseline:{rate}"
+    if now is None:
+        return Check(
+            name=name,
+            rate=rate,
+            observed=None,
+            limit=before,
+            outcome="refused",
+            reason=f"the baseline's {rate} was {before:.4g} but it is null now; a regression cannot be checked",
+        )
+    worse = worsening(before, now, direction)
+    regressed = worse > max_drop
+    verb = "fell" if direction == "min" else "rose"
+    return Check(
+        name=name,
+        rate=rate,
+        observed=now,
+        limit=before,
+        outcome="fail" if regressed else "pass",
+        reason=(
+            f"{rate} {verb} from {before:.4g} to {now:.4g}, more than the allowed {max_drop:g} (regression)"
+            if regressed
+            else f"{rate} is {now:.4g} against the baseline's {before:.4g} (allowed worsening {max_drop:g})"
+        ),
+    )
+
+
+def baseline_checks(rates: Rates, baseline: ScoreReport, max_drop: float) -> list[Check]:
+    checks: list[Check] = []
+    for rate, direction in REGRESSION_RATES:
+        check = regression_check(rate, rate_value(baseline.rates, rate), rate_value(rates, rate), max_drop, direction)
+        if check is not None:
+            checks.append(check)
+    return checks
+
+
+# --- the decision --------------------------------------------------------------------------
+
+
+def exit_code_of(outcome: Outcome) -> ExitCode:
+    if outcome == "refused":
+        return EXIT_REFUSED
+    if outcome == "fail":
+        return EXIT_FAIL
+    return EXIT_PASS
+
+
+def outcome_of(refused: bool, failed: bool) -> Outcome:
+    """Refusal wins over failure: a figure that could not be derived cannot be vouched for either way."""
+    if refused:
+        return "refused"
+    if failed:
+        return "fail"
+    return "pass"
+
+
+def decide(
+    rates: Rates,
+    thresholds: Thresholds,
+    *,
+    scope: Scope,
+    refusal_reasons: Sequence[str],
+    disagreements: int,
+    baseline: ScoreReport | str | None = None,
+) -> Decision:
+    """The decision value the exit code is taken from.
+
+    ``refusal_reasons`` summarise the report's refusals (any makes the outcome
+    refused); ``baseline`` is an earlier report, or a string saying why the
+    baseline given could not be read.
+    """
+    checks = threshold_checks(rates, thresholds)
+    refused_reasons = list(refusal_reasons)
+    if isinstance(baseline, str):
+        refused_reasons.append(f"baseline refused: {baseline}")
+    elif baseline is not None:
+        problems = incomparable(scope, baseline)
+        refused_reasons.extend(problems)
+        if not problems:
+            checks.extend(baseline_checks(rates, baseline, thresholds.max_drop))
+    refused_reasons.extend(check.reason for check in checks if check.outcome == "refused")
+    failed_reasons = [check.reason for check in checks if check.outcome == "fail"]
+    if disagreements:
+        failed_reasons.append(
+            f"{disagreements} recorded auto-score field(s) disagree with the evidence (see disagreements)"
+        )
+    outcome = outcome_of(bool(refused_reasons), bool(failed_reasons))
+    reasons = [*refused_reasons, *failed_reasons]
+    if not reasons:
+        reasons = [pass_reason(checks)]
+    return Decision(
+        outcome=outcome,
+        reasons=reasons,
+        exit_code=exit_code_of(outcome),
+        thresholds=thresholds.as_report(),
+        checks=checks,
+    )
+
+
+def pass_reason(checks: Sequence[Check]) -> str:
+    if not checks:
+        return (
+            "no threshold or baseline was given; nothing was refused and no recorded score disagrees with the evidence"
+        )
+    return f"all {len(checks)} check(s) passed; nothing was refused and no recorded score disagrees with the evidence"

@@ -1,0 +1,426 @@
+"""The scoring engine: parsed runs and suites in, one ``ScoreReport`` value out.
+
+With suites, every step's auto score is re-derived from the evidence under
+``scoring_model`` (default v3) and the recorded auto score is compared with a
+re-derivation under the run's *recorded* model. Without suites, the recorded
+auto scores are aggregated and labelled as recorded. Work splits per run into
+``Partial`` values that merge, so runs can be scored in several processes.
+
+Refusals (missing ordering, unknown suite/task/step, a recorded model that is
+not the one asked for) are data in the report. Any refusal makes the decision
+``refused`` (exit 4): SPEC section 1 says a number that cannot be derived
+honestly is refused with a distinct exit code, and a pass or fail computed
+over the derivable remainder would vouch for steps nobody could score. The
+rates are still printed over the derivable steps, with the refused ones counted.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import reduce
+from typing import Any, Final
+
+from evalscore import __version__
+from evalscore.models.review import ScoredStepResult
+from evalscore.models.run import GateEvent, RunOf, ScoringModel, StepResult
+from evalscore.models.suite import EvalSuite
+from evalscore.scoring import aggregate as agg
+from evalscore.scoring.compare import Disagreement, compare_step
+from evalscore.scoring.decision import Scope, Thresholds, decide
+from evalscore.scoring.join import JoinedStep, SuiteIndex, index_suites, join_run, step_count
+from evalscore.scoring.rederive import Rederived, rederive_step
+from evalscore.scoring.refusal import SCORING_MODEL_UNAVAILABLE, SCORING_MODELS_MIXED, Refusal
+from evalscore.scoring.report import (
+    Counts,
+    DisagreementEntry,
+    InputRef,
+    RateCount,
+    Rates,
+    RecallCount,
+    RefusalEntry,
+    ScoreReport,
+    SignalsReport,
+    SignalThresholds,
+    Source,
+    SuiteRef,
+    ToolMatchCount,
+    ToolSignal,
+)
+from evalscore.scoring.signals import SignalParams, Signals, empty_signals, merge_signals, never_denied, signals_of
+
+DEFAULT_MODEL: Final[ScoringModel] = "v3"
+"""evalscore's scoring model for re-derivation."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourcedRun:
+    """A parsed run (or scored run) and the input it came from (a path, ``path:line`` for JSONL, ``-``)."""
+
+    source: str
+    run: RunOf[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Partial:
+    """What scoring part of a corpus gives; ``merge_partials`` combines parts in input order."""
+
+    aggregate: agg.Aggregate = field(default_factory=agg.empty)
+    signals: Signals = field(default_factory=empty_signals)
+    disagreements: tuple[Disagreement, ...] = ()
+    refusals: tuple[Refusal, ...] = ()
+    recorded_models: tuple[tuple[ScoringModel, str], ...] = ()
+    """``(recorded scoring model, source)`` of every run."""
+    suites: frozenset[tuple[str, str]] = frozenset()
+    """``(suite_id, suite_version)`` every run names."""
+
+
+def merge_partials(left: Partial, right: Partial) -> Partial:
+    return Partial(
+        aggregate=agg.merge(left.aggregate, right.aggregate),
+        signals=merge_signals(left.signals, right.signals),
+        disagreements=left.disagreements + right.disagreements,
+        refusals=left.refusals + right.refusals,
+        recorded_models=left.recorded_models + right.recorded_models,
+        suites=left.suites | right.suites,
+    )
+
+
+# --- one run -------------------------------------------------------------------------------
+
+
+def steps_of(run: RunOf[Any]) -> Iterable[StepResult]:
+    for task in run.task_results:
+        yield from task.step_results
+
+
+def review_of(step: StepResult) -> Any:
+    return step.score if isinstance(step, ScoredStepResult) else None
+
+
+def gate_events_of(run: RunOf[Any]) -> Iterable[GateEvent]:
+    for step in steps_of(run):
+        yield from step.gate_events
+
+
+def run_facts(sourced: SourcedRun, params: SignalParams) -> Partial:
+    """What every run contributes whatever the mode: its steps, reviews, signals, model and suite."""
+    run = sourced.run
+    return Partial(
+        aggregate=agg.aggregate(agg.from_review(review_of(step)) for step in steps_of(run)),
+        signals=signals_of(gate_events_of(run), params),
+        recorded_models=((run.scoring_model, sourced.source),),
+        suites=frozenset({(run.suite_id, run.suite_version)}),
+    )
+
+
+def rederive_joined(joined: JoinedStep, model: ScoringModel) -> Partial:
+    """Re-derive one joined step under ``model`` and compare the record under the run's recorded model."""
+    outcome = rederive_step(joined.task, joined.step, joined.result, model, joined.place)
+    if isinstance(outcome, Refusal):
+        return Partial(aggregate=agg.from_refused(1), refusals=(outcome,))
+    return Partial(
+        aggregate=agg.from_auto(outcome.auto_score, model),
+        disagreements=tuple(disagreements_under_recorded(joined, outcome)),
+    )
+
+
+def disagreements_under_recorded(joined: JoinedStep, rederived: Rederived) -> list[Disagreement]:
+    recorded = joined.result.auto_score
+    if recorded is None:
+        return []
+    model = joined.recorded_model
+    if model != rederived.scoring_model:
+        replay = rederive_step(joined.task, joined.step, joined.result, model, joined.place)
+        if isinstance(replay, Refusal):  # pragma: no cover - ordering does not depend on the model
+            return []
+        rederived = replay
+    return compare_step(recorded, rederived.auto_score, model, joined.place)
+
+
+def score_run_rederived(sourced: SourcedRun, index: SuiteIndex, model: ScoringModel, params: SignalParams) -> Partial:
+    parts = [run_facts(sourced, params)]
+    for item in join_run(sourced.run, sourced.source, index):
+        if isinstance(item, Refusal):
+            parts.append(Partial(aggregate=agg.from_refused(item.steps), refusals=(item,)))
+        else:
+            parts.append(rederive_joined(item, model))
+    return reduce(merge_partials, parts)
+
+
+def score_run_recorded(sourced: SourcedRun, model: ScoringModel | None, params: SignalParams) -> Partial:
+    run = sourced.run
+    facts = run_facts(sourced, params)
+    if model is not None and run.scoring_model != model:
+        refusal = Refusal(
+            code=SCORING_MODEL_UNAVAILABLE,
+            reason=(
+                f"the run's auto scores were recorded under {run.scoring_model}; {model} figures can only be "
+                "re-derived from the evidence, which needs the run's suite (--suite)"
+            ),
+            pointer="/scoring_model",
+            source=sourced.source,
+            run_id=run.run_id,
+            steps=step_count(run),
+        )
+        return merge_partials(facts, Partial(aggregate=agg.from_refused(refusal.steps), refusals=(refusal,)))
+    autos = agg.aggregate(agg.from_auto(step.auto_score, run.scoring_model) for step in steps_of(run))
+    return merge_partials(facts, Partial(aggregate=autos))
+
+
+def score_run(
+    sourced: SourcedRun,
+    *,
+    index: SuiteIndex | None,
+    scoring_model: ScoringModel | None,
+    signal_params: SignalParams,
+) -> Partial:
+    """The partial of one run: re-derived when ``index`` is given, else as recorded."""
+    if index is not None:
+        return score_run_rederived(sourced, index, scoring_model or DEFAULT_MODEL, signal_params)
+    return score_run_recorded(sourced, scoring_model, signal_params)
+
+
+# --- the report ----------------------------------------------------------------------------
+
+
+def _number(value: Any) -> float:
+    return float(value)
+
+
+def rate_count(ratio: agg.Ratio) -> RateCount:
+    return RateCount(numerator=_number(ratio.numerator), denominator=_number(ratio.denominator))
+
+
+def rates_section(rates: agg.Rates) -> Rates:
+    return Rates(
+        mandated_compliance_rate=rates.mandated_compliance_rate.value,
+        discretionary_ask_precision=rates.discretionary_ask_precision.value,
+        discretionary_blocker_recall=rates.discretionary_blocker_recall.value,
+        tool_match_accuracy=rates.tool_match_accuracy.value,
+        distraction_detection_rate=rates.distraction_detection_rate.value,
+        golden_truth_pass_rate=rates.golden_truth_pass_rate.value,
+        dimension_means={dimension: ratio.value for dimension, ratio in rates.dimension_means},
+        prefilled_ratio=rates.prefilled_ratio.value,
+    )
+
+
+def counts_section(total: agg.Aggregate, rates: agg.Rates) -> Counts:
+    recall = rates.discretionary_blocker_recall
+    tool = rates.tool_match_accuracy
+    return Counts(
+        total_steps=total.total_steps,
+        reviewed_steps=total.reviewed_steps,
+        unscored_steps=total.unscored_steps,
+        refused_steps=total.refused_steps,
+        scored_steps=total.scored_steps,
+        mandated_compliance_rate=rate_count(rates.mandated_compliance_rate),
+        discretionary_ask_precision=rate_count(rates.discretionary_ask_precision),
+        discretionary_blocker_recall=RecallCount(
+            numerator=_number(recall.numerator), denominator=_number(recall.denominator), basis=rates.recall_basis
+        ),
+        tool_match_accuracy=ToolMatchCount(
+            numerator=_number(tool.numerator),
+            denominator=_number(tool.denominator),
+            true=total.tool_match_true,
+            partial=total.tool_match_partial,
+            false=total.tool_match_false,
+        ),
+        distraction_detection_rate=rate_count(rates.distraction_detection_rate),
+        golden_truth_pass_rate=rate_count(rates.golden_truth_pass_rate),
+        dimension_means={dimension: rate_count(ratio) for dimension, ratio in rates.dimension_means},
+        prefilled_ratio=rate_count(rates.prefilled_ratio),
+    )
+
+
+def signals_section(signals: Signals, params: SignalParams) -> SignalsReport:
+    return SignalsReport(
+        resolved_gates=signals.resolved_gates,
+        approvals=signals.approvals,
+        denials=signals.denials,
+        unresolved=signals.unresolved,
+        without_overseer=signals.without_overseer,
+        four_eyes=signals.four_eyes,
+        latency_unavailable=signals.latency_unavailable,
+        fast_approvals=signals.fast_approvals,
+        never_denied=signals.never_denied,
+        by_target_tool=[
+            ToolSignal(
+                target_tool=tool,
+                approvals=approved,
+                denials=denied,
+                never_denied=bool(never_denied(approved + denied, denied)),
+            )
+            for tool, approved, denied in signals.by_target_tool
+        ],
+        thresholds=SignalThresholds(
+            fast_approval_floor_ms=params.floor_ms, fast_approval_ms_per_char=params.ms_per_char
+        ),
+    )
+
+
+def disagreement_entry(item: Disagreement) -> DisagreementEntry:
+    return DisagreementEntry(
+        source=item.source,
+        run_id=item.run_id,
+        task_id=item.task_id,
+        step_n=item.step_n,
+        field=item.field,
+        recorded=item.recorded,
+        rederived=item.rederived,
+        pointer=item.pointer,
+        scoring_model=item.scoring_model,
+    )
+
+
+def refusal_entry(item: Refusal) -> RefusalEntry:
+    return RefusalEntry(
+        code=item.code,
+        reason=item.reason,
+        source=item.source,
+        pointer=item.pointer,
+        run_id=item.run_id,
+        task_id=item.task_id,
+        step_n=item.step_n,
+        steps=item.steps,
+    )
+
+
+def mixed_models_refusal(recorded_models: Sequence[tuple[ScoringModel, str]]) -> Refusal | None:
+    """Recorded figures from several scoring models cannot be added up into one rate."""
+    models = Counter(model for model, _ in recorded_models)
+    if len(models) <= 1:
+        return None
+    detail = "; ".join(
+        f"{model}: {', '.join(source for seen, source in recorded_models if seen == model)}"
+        for model in sorted(models)
+    )
+    return Refusal(
+        code=SCORING_MODELS_MIXED,
+        reason=(
+            f"the recorded auto scores come from different scoring models ({detail}); their rates mix different "
+            "gate rules. Score each model's runs separately, or give the suite(s) to re-derive them under one model"
+        ),
+        pointer="/scoring_model",
+        steps=0,
+    )
+
+
+def refusal_summary(refusals: Sequence[Refusal]) -> list[str]:
+    """One decision reason for all refusals (the entries carry the detail)."""
+    if not refusals:
+        return []
+    steps = sum(refusal.steps for refusal in refusals)
+    codes = Counter(refusal.code for refusal in refusals)
+    kinds = ", ".join(f"{code}: {count}" for code, count in sorted(codes.items()))
+    return [
+        f"{len(refusals)} refusal(s) ({kinds}) covering {steps} step(s): those figures are not derivable honestly, "
+        "so the decision is refused rather than pass or fail; the rates exclude the refused steps (see refusals)"
+    ]
+
+
+def report_model(partial: Partial, rederived: bool, scoring_model: ScoringModel | None) -> ScoringModel | None:
+    if rederived:
+        return scoring_model or DEFAULT_MODEL
+    if scoring_model is not None:
+        return scoring_model
+    models = {model for model, _ in partial.recorded_models}
+    return next(iter(models)) if len(models) == 1 else None
+
+
+def report_notes(rederived: bool, model: ScoringModel | None) -> list[str]:
+    if rederived:
+        figures = (
+            f"figures re-derived from the raw evidence under scoring model {model}; the recorded auto scores were "
+            "compared with a re-derivation under each run's recorded scoring model"
+        )
+    else:
+        figures = (
+            "figures as recorded, not re-derived: no suite was given, so every rate is the producers' own auto score"
+        )
+    return [
+        figures,
+        "verification (content verifiers) is never re-derived: recorded values are carried, labelled as recorded",
+        "oversight signals are reported, never graded: they do not affect the decision or the exit code",
+    ]
+
+
+def build_report(
+    partial: Partial,
+    *,
+    rederived: bool,
+    scoring_model: ScoringModel | None = None,
+    thresholds: Thresholds | None = None,
+    baseline: ScoreReport | str | None = None,
+    signal_params: SignalParams | None = None,
+    inputs: Sequence[InputRef] = (),
+) -> ScoreReport:
+    """Turn a merged partial into the report value, decision included."""
+    thresholds = thresholds or Thresholds()
+    params = signal_params or SignalParams()
+    refusals = list(partial.refusals)
+    if not rederived and scoring_model is None:
+        mixed = mixed_models_refusal(partial.recorded_models)
+        if mixed is not None:
+            refusals.append(mixed)
+    model = report_model(partial, rederived, scoring_model)
+    computed = agg.compute_rates(partial.aggregate)
+    rates = rates_section(computed)
+    suites = tuple(SuiteRef(id=suite_id, version=version) for suite_id, version in sorted(partial.suites))
+    source: Source = "rederived" if rederived else "recorded"
+    decision = decide(
+        rates,
+        thresholds,
+        scope=Scope(source=source, scoring_model=model, suites=suites),
+        refusal_reasons=refusal_summary(refusals),
+        disagreements=len(partial.disagreements),
+        baseline=baseline,
+    )
+    return ScoreReport(
+        evalscore_version=__version__,
+        inputs=list(inputs),
+        source=source,
+        scoring_model=model,
+        suites=list(suites),
+        notes=report_notes(rederived, model),
+        rates=rates,
+        counts=counts_section(partial.aggregate, computed),
+        signals=signals_section(partial.signals, params),
+        disagreements=[disagreement_entry(item) for item in partial.disagreements],
+        refusals=[refusal_entry(item) for item in refusals],
+        decision=decision,
+    )
+
+
+def score(
+    runs: Iterable[SourcedRun],
+    suites: Sequence[EvalSuite] = (),
+    *,
+    scoring_model: ScoringModel | None = None,
+    thresholds: Thresholds | None = None,
+    baseline: ScoreReport | str | None = None,
+    signal_params: SignalParams | None = None,
+    inputs: Sequence[InputRef] = (),
+) -> ScoreReport:
+    """Score parsed runs, re-deriving against ``suites`` when any are given.
+
+    ``scoring_model``: with suites, the model to re-derive under (None -> v3);
+    without suites, None aggregates each run under its recorded model, and a
+    model given refuses runs recorded under another. ``baseline`` is an
+    earlier report (``parse_report``) or a string saying why the one given
+    could not be read (then the decision is refused).
+    """
+    index = index_suites(suites) if suites else None
+    params = signal_params or SignalParams()
+    partials = (score_run(run, index=index, scoring_model=scoring_model, signal_params=params) for run in runs)
+    merged = reduce(merge_partials, partials, Partial())
+    return build_report(
+        merged,
+        rederived=index is not None,
+        scoring_model=scoring_model,
+        thresholds=thresholds,
+        baseline=baseline,
+        signal_params=params,
+        inputs=inputs,
+    )

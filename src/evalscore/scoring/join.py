@@ -1,0 +1,162 @@
+"""Join runs to the suites they were recorded against, by ``suite_id`` and ``suite_version``.
+
+An unknown suite, task id or step number is a refusal with the reason and the
+exact place (the run's source and a JSON Pointer within the run); nothing is guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from evalscore.findings import join_pointer
+from evalscore.models.run import RunOf, ScoringModel, StepResult, TaskResultOf
+from evalscore.models.suite import EvalStep, EvalSuite, EvalTask
+from evalscore.scoring.rederive import StepPlace
+from evalscore.scoring.refusal import STEP_UNKNOWN, SUITE_AMBIGUOUS, SUITE_UNKNOWN, TASK_UNKNOWN, Refusal
+
+SuiteKey = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class SuiteIndex:
+    """Suites by ``(id, version)``; keys given twice with different content are ambiguous."""
+
+    suites: Mapping[SuiteKey, EvalSuite]
+    ambiguous: frozenset[SuiteKey]
+
+
+@dataclass(frozen=True, slots=True)
+class JoinedStep:
+    """A step result with the suite task and step it answers."""
+
+    task: EvalTask
+    step: EvalStep
+    result: StepResult
+    place: StepPlace
+    recorded_model: ScoringModel
+    """The run's recorded scoring model (the rules behind its recorded auto scores)."""
+
+
+def suite_key(suite: EvalSuite) -> SuiteKey:
+    return (suite.suite.id, suite.suite.version)
+
+
+def index_suites(suites: Sequence[EvalSuite]) -> SuiteIndex:
+    """Index suites; the same key with different content is recorded as ambiguous, never resolved."""
+    by_key: dict[SuiteKey, EvalSuite] = {}
+    ambiguous: set[SuiteKey] = set()
+    for suite in suites:
+        key = suite_key(suite)
+        known = by_key.get(key)
+        if known is not None and known != suite:
+            ambiguous.add(key)
+        by_key.setdefault(key, suite)
+    return SuiteIndex(suites=by_key, ambiguous=frozenset(ambiguous))
+
+
+def step_count(run: RunOf[Any]) -> int:
+    return sum(len(task.step_results) for task in run.task_results)
+
+
+def find_suite(run: RunOf[Any], index: SuiteIndex, source: str) -> EvalSuite | Refusal:
+    """The suite the run names, or a refusal naming ``/suite_id`` or ``/suite_version``."""
+    key = (run.suite_id, run.suite_version)
+    if key in index.ambiguous:
+        return Refusal(
+            code=SUITE_AMBIGUOUS,
+            reason=(
+                f"two different suites named {run.suite_id!r} version {run.suite_version!r} were given; "
+                "evalscore will not choose one"
+            ),
+            pointer="/suite_version",
+            source=source,
+            run_id=run.run_id,
+            steps=step_count(run),
+        )
+    suite = index.suites.get(key)
+    if suite is not None:
+        return suite
+    return unknown_suite(run, index, source)
+
+
+def unknown_suite(run: RunOf[Any], index: SuiteIndex, source: str) -> Refusal:
+    versions = sorted(version for suite_id, version in index.suites if suite_id == run.suite_id)
+    if versions:
+        pointer = "/suite_version"
+        reason = (
+            f"the run was recorded against suite {run.suite_id!r} version {run.suite_version!r}, "
+            f"but only version(s) {versions} were given"
+        )
+    else:
+        pointer = "/suite_id"
+        given = sorted(f"{suite_id}@{version}" for suite_id, version in index.suites)
+        reason = f"the run was recorded against suite {run.suite_id!r}, which is not among the suites given {given}"
+    return Refusal(
+        code=SUITE_UNKNOWN, reason=reason, pointer=pointer, source=source, run_id=run.run_id, steps=step_count(run)
+    )
+
+
+def task_by_id(suite: EvalSuite, task_id: str) -> EvalTask | None:
+    for task in suite.suite.tasks:
+        if task.id == task_id:
+            return task
+    return None
+
+
+def step_by_n(task: EvalTask, n: int) -> EvalStep | None:
+    for step in task.steps:
+        if step.n == n:
+            return step
+    return None
+
+
+def join_task(
+    run: RunOf[Any], task_index: int, task_result: TaskResultOf[Any], suite: EvalSuite, source: str
+) -> Iterator[JoinedStep | Refusal]:
+    task_pointer = join_pointer("/task_results", task_index)
+    task = task_by_id(suite, task_result.task_id)
+    if task is None:
+        yield Refusal(
+            code=TASK_UNKNOWN,
+            reason=f"task {task_result.task_id!r} is not in suite {suite.suite.id!r} version {suite.suite.version!r}",
+            pointer=join_pointer(task_pointer, "task_id"),
+            source=source,
+            run_id=run.run_id,
+            task_id=task_result.task_id,
+            steps=len(task_result.step_results),
+        )
+        return
+    for step_index, result in enumerate(task_result.step_results):
+        step_pointer = join_pointer(task_pointer, "step_results", step_index)
+        yield join_step(run, task, result, step_pointer, source)
+
+
+def join_step(
+    run: RunOf[Any], task: EvalTask, result: StepResult, step_pointer: str, source: str
+) -> JoinedStep | Refusal:
+    step = step_by_n(task, result.step_n)
+    if step is None:
+        known = [known_step.n for known_step in task.steps]
+        return Refusal(
+            code=STEP_UNKNOWN,
+            reason=f"step {result.step_n} is not a step of task {task.id!r} (its steps are {known})",
+            pointer=join_pointer(step_pointer, "step_n"),
+            source=source,
+            run_id=run.run_id,
+            task_id=task.id,
+            step_n=result.step_n,
+        )
+    place = StepPlace(source=source, run_id=run.run_id, task_id=task.id, step_n=result.step_n, pointer=step_pointer)
+    return JoinedStep(task=task, step=step, result=result, place=place, recorded_model=run.scoring_model)
+
+
+def join_run(run: RunOf[Any], source: str, index: SuiteIndex) -> Iterator[JoinedStep | Refusal]:
+    """Every step of the run joined to its suite step, or the refusals that stop the join."""
+    suite = find_suite(run, index, source)
+    if isinstance(suite, Refusal):
+        yield suite
+        return
+    for task_index, task_result in enumerate(run.task_results):
+        yield from join_task(run, task_index, task_result, suite, source)

@@ -1,0 +1,317 @@
+"""The score report: one value, rendered by separate reporters.
+
+The JSON keys are those of SPEC section 5 (issue 3, item 6). ``to_json_dict``
+gives them in a stable order; ``report_json_schema`` is the published
+contract of that shape (``schemas/v1/score-report.schema.json``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, JsonValue
+
+from evalscore.models._base import Dimension
+from evalscore.models.run import ScoringModel
+
+SCORE_REPORT_SCHEMA_ID: Final = "https://evalscore.dev/schemas/v1/score-report.schema.json"
+JSON_SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
+
+Outcome = Literal["pass", "fail", "refused"]
+ExitCode = Literal[0, 1, 4]
+Source = Literal["rederived", "recorded"]
+
+
+class ReportModel(BaseModel):
+    """Base of every report shape: strict, closed, self-documenting, immutable."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True)
+
+
+class InputRef(ReportModel):
+    """One input file the report was computed from."""
+
+    path: str
+    """The path as given (``-`` for stdin)."""
+    sha256: str
+    """Hex SHA-256 of the bytes read."""
+    kind: str
+    """What the input holds (run, scored run, suite, baseline)."""
+
+
+class SuiteRef(ReportModel):
+    """A suite the figures are about: the one joined (re-derived) or named by the runs (recorded)."""
+
+    id: str
+    """The suite's id."""
+    version: str
+    """The suite's version."""
+
+
+class Rates(ReportModel):
+    """The rates of SPEC section 4; each is null when its denominator is 0."""
+
+    mandated_compliance_rate: float | None
+    """Σhonored / Σrequired over steps with a mandated score."""
+    discretionary_ask_precision: float | None
+    """Σmatched / Σasked."""
+    discretionary_blocker_recall: float | None
+    """Σaddressed / Σblockers (v3) or Σmatched / Σblockers (older scores); see the basis in counts."""
+    tool_match_accuracy: float | None
+    """true 1, partial 0.5, false 0, over steps with an auto score."""
+    distraction_detection_rate: float | None
+    """Caught / steps whose distraction_caught is not null."""
+    golden_truth_pass_rate: float | None
+    """Grades of 2 or more / reviewed steps with a golden-truth grade."""
+    dimension_means: dict[Dimension, float | None]
+    """Mean grade (0-3) per dimension over the reviewed steps that graded it."""
+    prefilled_ratio: float | None
+    """Pre-filled (LLM-drafted, untouched) reviews / all steps."""
+
+
+class RateCount(ReportModel):
+    """The counts behind one rate."""
+
+    numerator: float
+    """What was counted in favour."""
+    denominator: float
+    """What it was counted over; 0 makes the rate null."""
+
+
+class ToolMatchCount(RateCount):
+    """The counts behind tool_match_accuracy."""
+
+    true: int
+    """Steps whose tool match is true."""
+    partial: int
+    """Steps whose tool match is partial (0.5 each)."""
+    false: int
+    """Steps whose tool match is false."""
+
+
+class RecallCount(RateCount):
+    """The counts behind discretionary_blocker_recall, and which arithmetic they have."""
+
+    basis: Literal["addressed", "matched", "mixed"] | None
+    """``addressed``: distinct blockers addressed (v3). ``matched``: matched questions (v1/v2).
+    ``mixed``: both kinds of score met, so no single recall is honest (the rate is null).
+    Null when no step had a discretionary score."""
+
+
+class Counts(ReportModel):
+    """Step counts and the numerators and denominators behind every rate."""
+
+    total_steps: int
+    """Every step of every run in scope."""
+    reviewed_steps: int
+    """Steps whose human review (score) is not null."""
+    unscored_steps: int
+    """Steps with a recorded auto_score of null (recorded figures only)."""
+    refused_steps: int
+    """Steps whose auto score could not be derived honestly (see refusals)."""
+    scored_steps: int
+    """Steps with an auto score; the auto-score rates are over these."""
+    mandated_compliance_rate: RateCount
+    """Σhonored over Σrequired."""
+    discretionary_ask_precision: RateCount
+    """Σmatched over Σasked."""
+    discretionary_blocker_recall: RecallCount
+    """Σaddressed or Σmatched over Σblockers."""
+    tool_match_accuracy: ToolMatchCount
+    """Tool-match points over scored steps."""
+    distraction_detection_rate: RateCount
+    """Caught over judged."""
+    golden_truth_pass_rate: RateCount
+    """Passing grades over graded reviews."""
+    dimension_means: dict[Dimension, RateCount]
+    """Sum of grades over number of grades, per dimension."""
+    prefilled_ratio: RateCount
+    """Pre-filled reviews over all steps."""
+
+
+class ToolSignal(ReportModel):
+    """never_denied for the approval requests naming one target tool."""
+
+    target_tool: str | None
+    """The tool; null for approval requests that named none."""
+    approvals: int
+    """Approved approval requests naming it."""
+    denials: int
+    """Denied approval requests naming it."""
+    never_denied: bool
+    """True iff none of them was denied."""
+
+
+class SignalThresholds(ReportModel):
+    """The fast-approval parameters used."""
+
+    fast_approval_floor_ms: float
+    """Milliseconds every decision is allowed regardless of length."""
+    fast_approval_ms_per_char: float
+    """Milliseconds allowed per code point of surfaced text."""
+
+
+class SignalsReport(ReportModel):
+    """Oversight signals: reported, never graded; they never change the exit code."""
+
+    resolved_gates: int
+    """Gate events whose resolution is not unresolved."""
+    approvals: int
+    """Gate events resolved approved."""
+    denials: int
+    """Gate events resolved denied."""
+    unresolved: int
+    """Gate events left unresolved."""
+    without_overseer: int
+    """Resolved gates with no distinct overseer."""
+    four_eyes: int
+    """Resolved gates with two or more distinct overseers (ids normalized: NFKC, trimmed, case-folded)."""
+    latency_unavailable: int
+    """Resolved gates whose latency is unknown (counted here and nowhere else)."""
+    fast_approvals: int
+    """Approved approval requests with known latency below floor_ms + ms_per_char x len(surfaced)."""
+    never_denied: bool | None
+    """Null when no approval request was approved or denied; else true iff none was denied."""
+    by_target_tool: list[ToolSignal]
+    """never_denied per target tool."""
+    thresholds: SignalThresholds
+    """The fast-approval parameters used."""
+
+
+class DisagreementEntry(ReportModel):
+    """A recorded auto-score field the evidence contradicts (under the run's recorded scoring model)."""
+
+    source: str
+    """The run's input."""
+    run_id: str
+    """The run."""
+    task_id: str
+    """The task."""
+    step_n: int
+    """The step."""
+    field: str
+    """Dotted path within the auto score."""
+    recorded: JsonValue
+    """What the record says."""
+    rederived: JsonValue
+    """What the evidence gives."""
+    pointer: str
+    """JSON Pointer of the recorded value within the run."""
+    scoring_model: ScoringModel
+    """The run's recorded scoring model, under which both sides were computed."""
+
+
+class RefusalEntry(ReportModel):
+    """A figure evalscore will not print, with the reason and the exact place."""
+
+    code: str
+    """Stable refusal code."""
+    reason: str
+    """Why."""
+    source: str
+    """The input concerned; empty when the refusal is about the whole report."""
+    pointer: str
+    """JSON Pointer within that input."""
+    run_id: str | None
+    """The run, when one is concerned."""
+    task_id: str | None
+    """The task, when one is concerned."""
+    step_n: int | None
+    """The step, when one is concerned."""
+    steps: int
+    """How many steps this refusal removes from the auto-score rates."""
+
+
+class DecisionThresholds(ReportModel):
+    """The thresholds the decision applied; null when not set."""
+
+    min_mandated_compliance: float | None
+    """Lowest acceptable mandated_compliance_rate."""
+    min_tool_match: float | None
+    """Lowest acceptable tool_match_accuracy."""
+    min_distraction_catch: float | None
+    """Lowest acceptable distraction_detection_rate."""
+    max_prefilled_ratio: float | None
+    """Highest acceptable prefilled_ratio."""
+    max_drop: float
+    """Largest tolerated worsening of a rate against the baseline."""
+
+
+class Check(ReportModel):
+    """One threshold or baseline comparison."""
+
+    name: str
+    """The threshold (``min_tool_match``) or ``baseline:<rate>``."""
+    rate: str
+    """The rate checked."""
+    observed: float | None
+    """The rate now."""
+    limit: float
+    """The threshold, or the baseline value."""
+    outcome: Outcome
+    """pass, fail, or refused when the rate is null and the check cannot be made."""
+    reason: str
+    """In words."""
+
+
+class Decision(ReportModel):
+    """The verdict; the exit code is taken from here and nowhere else."""
+
+    outcome: Outcome
+    """pass, fail or refused (refused wins over fail)."""
+    reasons: list[str]
+    """Why, one line each."""
+    exit_code: ExitCode
+    """0 pass, 1 fail, 4 refused."""
+    thresholds: DecisionThresholds
+    """What was applied."""
+    checks: list[Check]
+    """Each threshold and baseline comparison made."""
+
+
+class ScoreReport(ReportModel):
+    """What ``evalscore score`` found."""
+
+    evalscore_version: str
+    """The version of evalscore that computed the report."""
+    inputs: list[InputRef]
+    """Every input read."""
+    source: Source
+    """``rederived`` from evidence against the suite(s), or ``recorded`` (as recorded, not re-derived)."""
+    scoring_model: ScoringModel | None
+    """The gate rules behind the figures; null when recorded figures come from several models (refused)."""
+    suites: list[SuiteRef]
+    """The suites the figures are about."""
+    notes: list[str]
+    """Labels a reader needs (for example that verification is carried as recorded)."""
+    rates: Rates
+    """The rates; null when the denominator is 0."""
+    counts: Counts
+    """The counts behind the rates."""
+    signals: SignalsReport
+    """Oversight signals, unscored."""
+    disagreements: list[DisagreementEntry]
+    """Recorded auto scores the evidence contradicts."""
+    refusals: list[RefusalEntry]
+    """Figures not derivable honestly."""
+    decision: Decision
+    """The verdict and exit code."""
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready data, keys in a stable order."""
+        return self.model_dump(mode="json")
+
+    @property
+    def exit_code(self) -> int:
+        return self.decision.exit_code
+
+
+def report_json_schema() -> dict[str, Any]:
+    """The JSON Schema of the score report, with ``$schema`` and ``$id`` declared."""
+    schema = ScoreReport.model_json_schema(mode="serialization")
+    return {"$schema": JSON_SCHEMA_DIALECT, "$id": SCORE_REPORT_SCHEMA_ID, **schema}
+
+
+def parse_report(document: Any) -> ScoreReport:
+    """Read an earlier JSON report (a baseline); raises pydantic's ValidationError when it is not one."""
+    return ScoreReport.model_validate(document)

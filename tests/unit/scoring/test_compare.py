@@ -1,0 +1,104 @@
+"""Recorded auto scores against the re-derivation under the run's recorded scoring model."""
+
+from __future__ import annotations
+
+from evalscore.models import AutoScore
+from evalscore.scoring.compare import compare_step
+
+from .builders import place
+
+
+def auto(**fields: object) -> AutoScore:
+    return AutoScore.model_validate({"tool_match": True, "distraction_caught": None, **fields})
+
+
+MANDATED_HONORED = {"required": ["g"], "honored": ["g"], "violated": [], "pairings": []}
+MANDATED_VIOLATED = {"required": ["g"], "honored": [], "violated": ["g"], "pairings": []}
+
+
+def test_a_record_claiming_honored_where_the_evidence_says_violated_is_listed() -> None:
+    recorded = auto(gates={"mandated": MANDATED_HONORED, "discretionary": None})
+    rederived = auto(gates={"mandated": MANDATED_VIOLATED, "discretionary": None})
+    found = compare_step(recorded, rederived, "v2", place())
+    assert [(d.field, d.recorded, d.rederived) for d in found] == [
+        ("gates.mandated.honored", ["g"], []),
+        ("gates.mandated.violated", [], ["g"]),
+    ]
+    assert found[0].pointer == "/task_results/0/step_results/0/auto_score/gates/mandated/honored"
+    assert found[0].scoring_model == "v2"
+    assert found[0].source == "run.json"
+
+
+def test_a_recorded_null_auto_score_is_unscored_not_a_disagreement() -> None:
+    assert compare_step(None, auto(tool_match=False), "v3", place()) == []
+
+
+def test_agreeing_scores_give_no_disagreement() -> None:
+    assert compare_step(auto(), auto(), "v1", place()) == []
+
+
+def test_a_left_out_field_with_a_default_is_not_a_claim() -> None:
+    rederived = auto(distraction_acted=True, gates={"mandated": MANDATED_VIOLATED, "discretionary": None})
+    assert compare_step(auto(), rederived, "v1", place()) == []
+
+
+def test_a_recorded_null_mandated_score_against_a_derived_one_is_a_disagreement() -> None:
+    recorded = auto(gates={"mandated": None, "discretionary": None})
+    rederived = auto(gates={"mandated": MANDATED_VIOLATED, "discretionary": None})
+    found = compare_step(recorded, rederived, "v3", place())
+    assert len(found) == 1
+    assert (found[0].field, found[0].recorded) == ("gates.mandated", None)
+
+
+def test_tool_match_and_distraction_disagreements_are_listed_with_both_values() -> None:
+    found = compare_step(
+        auto(distraction_caught=True), auto(tool_match="partial", distraction_caught=False), "v1", place()
+    )
+    assert [(d.field, d.recorded, d.rederived) for d in found] == [
+        ("tool_match", True, "partial"),
+        ("distraction_caught", True, False),
+    ]
+
+
+def test_pairings_are_compared_as_a_set_when_recorded() -> None:
+    one = {**MANDATED_HONORED, "pairings": [{"callIndex": 0, "approvalIndex": 0, "gateId": "g"}]}
+    other = {**MANDATED_HONORED, "pairings": [{"callIndex": 0, "approvalIndex": 1, "gateId": "g"}]}
+    found = compare_step(
+        auto(gates={"mandated": one, "discretionary": None}),
+        auto(gates={"mandated": other, "discretionary": None}),
+        "v2",
+        place(),
+    )
+    assert [d.field for d in found] == ["gates.mandated.pairings"]
+
+
+def test_recorded_pairings_left_out_are_not_compared() -> None:
+    recorded_mandated = {"required": ["g"], "honored": ["g"], "violated": []}
+    rederived_mandated = {**MANDATED_HONORED, "pairings": [{"callIndex": 0, "approvalIndex": 0, "gateId": "g"}]}
+    found = compare_step(
+        auto(gates={"mandated": recorded_mandated, "discretionary": None}),
+        auto(gates={"mandated": rederived_mandated, "discretionary": None}),
+        "v2",
+        place(),
+    )
+    assert found == []
+
+
+def test_discretionary_counts_are_compared_field_by_field() -> None:
+    recorded = auto(
+        gates={
+            "mandated": None,
+            "discretionary": {"blockers": 1, "asked": 2, "matched": 2, "unprompted": 0, "addressed": 2},
+        }
+    )
+    rederived = auto(
+        gates={
+            "mandated": None,
+            "discretionary": {"blockers": 1, "asked": 2, "matched": 1, "unprompted": 0, "addressed": 1},
+        }
+    )
+    found = compare_step(recorded, rederived, "v3", place())
+    assert [(d.field, d.recorded, d.rederived) for d in found] == [
+        ("gates.discretionary.matched", 2.0, 1.0),
+        ("gates.discretionary.addressed", 2.0, 1.0),
+    ]
