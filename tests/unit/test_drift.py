@@ -10,13 +10,12 @@ from typing import Any
 import pytest
 
 from evalscore.contract.builder import ARTIFACT_KINDS, REPORT_SCHEMA_FILE, SCHEMA_FILES, build_schemas, render_schema
-
-PUBLISHED = sorted([*SCHEMA_FILES.values(), REPORT_SCHEMA_FILE])
 from evalscore.contract.drift import REGENERATE_COMMAND, find_drift, write_schemas
 from evalscore.models._base import RFC3339_OFFSET_PATTERN
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "schemas" / "v1"
+PUBLISHED = sorted([*SCHEMA_FILES.values(), REPORT_SCHEMA_FILE])
 FREE_FORM = {"args", "result", "config", "params"}
 
 

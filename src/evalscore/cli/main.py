@@ -9,6 +9,7 @@ from typing import Any, Final
 import click
 
 from evalscore import __version__
+from evalscore.cli.import_command import import_group
 from evalscore.cli.schema_command import schema_command
 from evalscore.cli.score_command import score_command
 from evalscore.cli.validate_command import validate_command
@@ -49,3 +50,4 @@ def main() -> None:
 main.add_command(validate_command)
 main.add_command(schema_command)
 main.add_command(score_command)
+main.add_command(import_group)

@@ -1,3 +1,4 @@
+# ruff: noqa: PLC0415 - inspect_ai is imported lazily: without it the tests skip instead of failing to collect
 """Produce real Inspect AI logs, fully offline, for the importer's tests.
 
 The logs come from the real ``inspect_ai`` package: model ``mockllm/model``
@@ -18,7 +19,9 @@ Every scenario is one sample; ``SCENARIOS`` documents what each must show.
 
 from __future__ import annotations
 
+import json
 import os
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,6 +31,7 @@ from typing import Any
 TASK_NAME = "refund_desk"
 TASK_VERSION = 3
 MOCK_MODEL = "mockllm/model"
+LONG_ORDER = "D-4 " + "with a note long enough to be stored as an attachment " * 3
 
 
 @dataclass(frozen=True)
@@ -94,8 +98,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         [[_c("lookup", "t1", order="C-3")], [_c("refund", "t2", amount=5000, plan="human:terminate")]],
         "unreachable: the sample is terminated before this answer",
     ),
-    # no gated tool at all
-    Scenario("quiet", [[_c("lookup", "q1", order="D-4")]], "Nothing to refund."),
+    # no gated tool at all; the long argument is pooled by Inspect as an attachment
+    Scenario("quiet", [[_c("lookup", "q1", order=LONG_ORDER)]], "Nothing to refund."),
 )
 
 
@@ -216,9 +220,10 @@ def _define() -> tuple[Any, Any]:
         ApprovalPolicy(auto_approver(), "lookup"),
     ]
 
-    @task(name=TASK_NAME, version=TASK_VERSION)
+    @task(name=TASK_NAME)
     def refund_desk(sample_ids: Sequence[str]) -> Task:
         return Task(
+            version=TASK_VERSION,
             dataset=[Sample(id=sample_id, input=f"scenario {sample_id}", target="x") for sample_id in sample_ids],
             solver=[use_tools(lookup(), refund(), delete_record()), generate()],
         )
@@ -244,19 +249,25 @@ def offline_environment(home: Path) -> Iterator[None]:
         os.environ.update(saved)
 
 
-def write_logs(out_dir: Path, *, epochs: int = 1) -> dict[str, Path]:
-    """Run the scenarios once per log format; return ``{"eval": path, "json": path}``."""
+def write_logs(
+    out_dir: Path,
+    *,
+    formats: Sequence[str] = ("eval", "json"),
+    scenarios: Sequence[Scenario] = SCENARIOS,
+    epochs: int = 1,
+) -> dict[str, Path]:
+    """Run the scenarios once per log format; return ``{format: path}``."""
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import get_model
 
     factory, policy = _define()
     paths: dict[str, Path] = {}
     with offline_environment(out_dir / "home"):
-        for log_format in ("eval", "json"):
+        for log_format in formats:
             log_dir = out_dir / log_format
-            model = get_model(MOCK_MODEL, custom_outputs=_scripted_model(SCENARIOS))
+            model = get_model(MOCK_MODEL, custom_outputs=_scripted_model(scenarios))
             (log,) = inspect_eval(
-                factory([scenario.sample_id for scenario in SCENARIOS]),
+                factory([scenario.sample_id for scenario in scenarios]),
                 model=model,
                 approval=policy,
                 log_dir=str(log_dir),
@@ -267,4 +278,24 @@ def write_logs(out_dir: Path, *, epochs: int = 1) -> dict[str, Path]:
                 log_level="warning",
             )
             paths[log_format] = Path(log.location)
+    return paths
+
+
+def session_logs(base: Path) -> dict[str, Path]:
+    """The logs of one test session, generated on first use and shared through a marker file.
+
+    Keys: ``eval`` and ``json`` (every scenario, one epoch) and ``epochs``
+    (two scenarios, two epochs, ``.eval``).
+    """
+    marker = base / "paths.json"
+    if marker.exists():
+        return {key: Path(value) for key, value in json.loads(marker.read_text()).items()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        paths = write_logs(base / "one-epoch")
+        by_id = {scenario.sample_id: scenario for scenario in SCENARIOS}
+        paths["epochs"] = write_logs(
+            base / "two-epochs", formats=("eval",), scenarios=[by_id["approve"], by_id["quiet"]], epochs=2
+        )["eval"]
+    marker.write_text(json.dumps({key: str(value) for key, value in paths.items()}))
     return paths

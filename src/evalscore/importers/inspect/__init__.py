@@ -1,0 +1,93 @@
+"""Import Inspect AI evaluation logs (``.eval`` and ``.json``) as evalscore Runs.
+
+One log becomes one Run; each sample becomes one task result with one step.
+Approval chains that consulted an approver counted as human become gate
+events with the decision time observed and the opening time, latency and
+overseers left unobserved. See docs/inspect-import.md for the whole mapping.
+``inspect_ai`` itself is never imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from evalscore.importers.inspect._approvals import AUTOMATIC_APPROVERS, DEFAULT_HUMAN_APPROVERS, counted_as_human
+from evalscore.importers.inspect._errors import (
+    InspectImportError,
+    SampleMappingError,
+    UnmappableLogError,
+    UnreadableLogError,
+)
+from evalscore.importers.inspect._open import open_inspect_log
+from evalscore.importers.inspect._run import run_document
+from evalscore.importers.inspect._sample import MappedSample, map_sample
+from evalscore.importers.inspect._suite_hook import apply_suite
+from evalscore.models import EvalSuite, Run
+
+__all__ = [
+    "AUTOMATIC_APPROVERS",
+    "DEFAULT_HUMAN_APPROVERS",
+    "InspectImportError",
+    "UnmappableLogError",
+    "UnreadableLogError",
+    "import_inspect_log",
+    "import_inspect_logs",
+]
+
+
+def import_inspect_log(
+    path: str | Path,
+    *,
+    human_approvers: Iterable[str] = DEFAULT_HUMAN_APPROVERS,
+    suite: EvalSuite | None = None,
+) -> Run:
+    """Read one Inspect log, sample by sample, and map it to a validated Run.
+
+    ``human_approvers`` names the approvers whose involvement means control
+    returned to a person; Inspect's automatic approvers (``auto``, ``policy``)
+    never count. Raises ``UnreadableLogError`` or ``UnmappableLogError``.
+    """
+    source = str(path)
+    humans = counted_as_human(human_approvers)
+    reader = open_inspect_log(Path(path))
+    try:
+        header = reader.header()
+        if not isinstance(header.get("eval"), dict):
+            raise UnreadableLogError(source, "not an Inspect log: its header has no eval object")
+        mapped: list[MappedSample] = []
+        try:
+            mapped.extend(map_sample(sample, humans) for sample in reader.samples())
+            if not mapped:
+                raise SampleMappingError("the log holds no samples (was it written without them?)")
+            document = run_document(header, mapped, log_format=reader.log_format, human_approvers=humans)
+        except SampleMappingError as error:
+            raise UnmappableLogError(source, str(error)) from error
+    finally:
+        reader.close()
+    try:
+        run = Run.model_validate(document)
+    except ValidationError as error:
+        raise UnmappableLogError(source, f"the mapped run is not a valid Run: {_first_error(error)}") from error
+    return apply_suite(run, suite, source)
+
+
+def import_inspect_logs(
+    paths: Iterable[str | Path],
+    *,
+    human_approvers: Iterable[str] = DEFAULT_HUMAN_APPROVERS,
+    suite: EvalSuite | None = None,
+) -> Iterator[Run]:
+    """One Run per log, lazily, in the order given; the first failing log raises."""
+    humans = frozenset(human_approvers)
+    for path in paths:
+        yield import_inspect_log(path, human_approvers=humans, suite=suite)
+
+
+def _first_error(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = "/".join(str(part) for part in first["loc"])
+    more = error.error_count() - 1
+    return f"{where}: {first['msg']}" + (f" (and {more} more)" if more else "")

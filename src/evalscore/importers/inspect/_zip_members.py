@@ -1,0 +1,97 @@
+"""Read members of a zip archive, including zstd members (method 93) that ``zipfile`` cannot open before 3.14.
+
+``zipfile`` reads the central directory; each member's local header is parsed
+here to find its data, which is decompressed with ``zstandard`` and checked
+against the central directory's size and CRC-32.
+"""
+
+from __future__ import annotations
+
+import struct
+import zipfile
+import zlib
+from typing import IO, Final
+
+import zstandard
+
+ZSTD_METHOD: Final = 93
+"""The zip compression method id of Zstandard (APPNOTE 4.4.5)."""
+STDLIB_METHODS: Final = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA})
+_LOCAL_HEADER: Final = struct.Struct("<IHHHHHIIIHH")
+_LOCAL_SIGNATURE: Final = 0x04034B50
+_ENCRYPTED_FLAG: Final = 0x1
+_CHUNK: Final = 1 << 20
+
+
+class MemberError(Exception):
+    """A member that cannot be read; the message says why in one line."""
+
+
+def latest_members(archive: zipfile.ZipFile) -> dict[str, zipfile.ZipInfo]:
+    """Members by name in central-directory order; a name written twice keeps its last entry."""
+    members: dict[str, zipfile.ZipInfo] = {}
+    for info in archive.infolist():
+        members.pop(info.filename, None)
+        members[info.filename] = info
+    return members
+
+
+def read_member(archive: zipfile.ZipFile, raw: IO[bytes], info: zipfile.ZipInfo) -> bytes:
+    """The uncompressed bytes of one member; ``raw`` is the archive file opened in binary mode."""
+    if info.flag_bits & _ENCRYPTED_FLAG:
+        raise MemberError(f"member {info.filename!r} is encrypted")
+    if info.compress_type in STDLIB_METHODS:
+        with archive.open(info) as member:
+            return member.read()
+    if info.compress_type != ZSTD_METHOD:
+        raise MemberError(
+            f"member {info.filename!r} uses zip compression method {info.compress_type}, which is not supported"
+        )
+    data = decompress_zstd(read_compressed(raw, info), info.file_size)
+    check_member(info, data)
+    return data
+
+
+def read_compressed(raw: IO[bytes], info: zipfile.ZipInfo) -> bytes:
+    """The compressed bytes of a member, found through its local file header."""
+    raw.seek(info.header_offset)
+    header = raw.read(_LOCAL_HEADER.size)
+    if len(header) != _LOCAL_HEADER.size:
+        raise MemberError(f"member {info.filename!r}: the archive ends inside its local header")
+    fields = _LOCAL_HEADER.unpack(header)
+    if fields[0] != _LOCAL_SIGNATURE:
+        raise MemberError(f"member {info.filename!r}: no local file header where the central directory points")
+    name_length, extra_length = fields[9], fields[10]
+    raw.seek(info.header_offset + _LOCAL_HEADER.size + name_length + extra_length)
+    data = raw.read(info.compress_size)
+    if len(data) != info.compress_size:
+        raise MemberError(f"member {info.filename!r}: the archive ends inside its data")
+    return data
+
+
+def decompress_zstd(data: bytes, expected_size: int) -> bytes:
+    """Decompress every zstd frame in ``data``, refusing output beyond ``expected_size`` bytes."""
+    decompressor = zstandard.ZstdDecompressor()
+    try:
+        with decompressor.stream_reader(data, read_across_frames=True) as reader:
+            chunks: list[bytes] = []
+            remaining = expected_size + 1
+            while remaining > 0:
+                chunk = reader.read(min(remaining, _CHUNK))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                remaining -= len(chunk)
+    except zstandard.ZstdError as error:
+        raise MemberError(f"zstd data is corrupt: {error}") from error
+    return b"".join(chunks)
+
+
+def check_member(info: zipfile.ZipInfo, data: bytes) -> None:
+    """Compare the decompressed bytes with the central directory's size and CRC-32."""
+    if len(data) != info.file_size:
+        raise MemberError(
+            f"member {info.filename!r} decompresses to {len(data)} bytes, the archive says {info.file_size}"
+        )
+    if zlib.crc32(data) != info.CRC:
+        raise MemberError(f"member {info.filename!r} fails its CRC-32 check")

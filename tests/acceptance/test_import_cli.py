@@ -1,0 +1,220 @@
+"""``evalscore import inspect`` end to end through click's runner, on real Inspect logs."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import jsonschema
+import orjson
+import pytest
+from click.testing import CliRunner, Result
+
+from evalscore.cli.import_command import import_group
+from evalscore.cli.main import main
+from evalscore.contract.builder import build_schema
+from evalscore.models import Run
+
+SUITE_YAML = """\
+suite:
+  id: refund_desk
+  version: "3"
+  description: Refund desk
+  target_agent_type: support
+  dimensions_in_scope: []
+  tasks:
+    - id: approve
+      initial_purpose: refund
+      overall_goal: refund
+      steps:
+        - n: 1
+          prompt: refund
+          golden_truth: refunded
+"""
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(import_group, ["inspect", *args], catch_exceptions=False)
+
+
+def lines(path: Path) -> list[dict[str, object]]:
+    return [orjson.loads(line) for line in path.read_bytes().splitlines()]
+
+
+def test_both_formats_become_one_valid_run_line_each(inspect_logs: dict[str, Path], tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    result = invoke(str(inspect_logs["eval"]), str(inspect_logs["json"]), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    documents = lines(out)
+    assert len(documents) == 2
+    schema = build_schema("run")
+    for document in documents:
+        jsonschema.validate(document, schema)
+        run = Run.model_validate(document)
+        gates = [gate for task in run.task_results for step in task.step_results for gate in step.gate_events]
+        assert len(gates) == 8
+        assert all((g.opened_at, g.decision_latency_ms, g.overseers) == (None, None, []) for g in gates)
+        assert all(step.auto_score is None for task in run.task_results for step in task.step_results)
+    assert "wrote 2 run(s)" in result.output
+    assert "16 gate event(s)" in result.output
+
+
+def test_human_approver_option_is_repeatable(inspect_logs: dict[str, Path], tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    result = invoke(
+        str(inspect_logs["eval"]), "-o", str(out), "--human-approver", "human", "--human-approver", "triage"
+    )
+    assert result.exit_code == 0, result.output
+    (document,) = lines(out)
+    run = Run.model_validate(document)
+    assert run.adapter.config["human_approvers"] == ["human", "triage"]
+    assert sum(len(step.gate_events) for task in run.task_results for step in task.step_results) == 9
+
+
+@pytest.mark.parametrize("name", ["auto", "policy", " "])
+def test_an_automatic_or_empty_approver_name_is_a_usage_error(
+    name: str, inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    out = tmp_path / "runs.jsonl"
+    result = invoke(str(inspect_logs["eval"]), "-o", str(out), "--human-approver", name)
+    assert result.exit_code == 2
+    assert not out.exists()
+
+
+def test_an_unreadable_log_exits_2_with_one_line_and_writes_nothing(
+    inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    out = tmp_path / "runs.jsonl"
+    out.write_text("previous content\n")
+    missing = tmp_path / "missing.eval"
+    result = invoke(str(inspect_logs["eval"]), str(missing), "-o", str(out))
+    assert result.exit_code == 2
+    assert f"{missing}: cannot open" in result.output
+    assert "Traceback" not in result.output
+    assert out.read_text() == "previous content\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["runs.jsonl"]
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"", "the file is empty"),
+        (b"not a log", "neither a .eval (zip) nor a .json Inspect log"),
+        (b'{"eval": ', "not valid JSON"),
+        (b'{"samples": []}', "not an Inspect log: its header has no eval object"),
+        (b"[1, 2]", "neither a .eval (zip) nor a .json Inspect log"),
+        (b"PK\x03\x04 truncated", "not a readable .eval (zip) log"),
+    ],
+)
+def test_a_corrupt_file_is_named_with_its_reason(content: bytes, reason: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content)
+    result = invoke(str(bad), "-o", str(tmp_path / "out.jsonl"))
+    assert result.exit_code == 2
+    assert f"{bad}: " in result.output
+    assert reason in result.output
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_an_eval_log_with_a_corrupt_sample_is_unreadable(inspect_logs: dict[str, Path], tmp_path: Path) -> None:
+    broken = tmp_path / "broken.eval"
+    data = bytearray(inspect_logs["eval"].read_bytes())
+    with zipfile.ZipFile(inspect_logs["eval"]) as archive:
+        info = next(info for info in archive.infolist() if info.filename.startswith("samples/"))
+    middle = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra) + info.compress_size // 2
+    data[middle] ^= 0xFF
+    broken.write_bytes(bytes(data))
+    result = invoke(str(broken), "-o", str(tmp_path / "out.jsonl"))
+    assert result.exit_code == 2
+    assert info.filename in result.output
+
+
+def test_a_log_that_cannot_be_mapped_exits_3(inspect_logs: dict[str, Path], tmp_path: Path) -> None:
+    document = orjson.loads(inspect_logs["json"].read_bytes())
+    del document["samples"][0]["total_time"]
+    bad = tmp_path / "no-time.json"
+    bad.write_bytes(orjson.dumps(document))
+    result = invoke(str(bad), "-o", str(tmp_path / "out.jsonl"))
+    assert result.exit_code == 3
+    assert "records no total_time" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_log_without_samples_exits_3(inspect_logs: dict[str, Path], tmp_path: Path) -> None:
+    document = orjson.loads(inspect_logs["json"].read_bytes())
+    document["samples"] = []
+    bad = tmp_path / "empty.json"
+    bad.write_bytes(orjson.dumps(document))
+    result = invoke(str(bad), "-o", str(tmp_path / "out.jsonl"))
+    assert result.exit_code == 3
+    assert "holds no samples" in result.output
+
+
+def test_unreadable_wins_over_unmappable(inspect_logs: dict[str, Path], tmp_path: Path) -> None:
+    document = orjson.loads(inspect_logs["json"].read_bytes())
+    document["samples"] = []
+    empty = tmp_path / "empty.json"
+    empty.write_bytes(orjson.dumps(document))
+    result = invoke(str(empty), str(tmp_path / "missing.json"), "-o", str(tmp_path / "out.jsonl"))
+    assert result.exit_code == 2
+    assert "2 of 2 log(s) failed" in result.output
+
+
+def test_with_a_suite_the_written_runs_carry_rederived_scores(inspect_logs: dict[str, Path], tmp_path: Path) -> None:
+    suite = Path(__file__).resolve().parents[2] / "fixtures" / "valid" / "eval-suite" / "inspect-refund-desk.yaml"
+    out = tmp_path / "runs.jsonl"
+    result = invoke(str(inspect_logs["eval"]), "-o", str(out), "--suite", str(suite))
+    assert result.exit_code == 0, result.output
+    (document,) = lines(out)
+    run = Run.model_validate(document)
+    assert run.scoring_model == "v3"
+    steps = [step for task in run.task_results for step in task.step_results]
+    assert len(steps) == 7
+    assert all(step.auto_score is not None for step in steps)
+
+
+def test_a_suite_the_log_does_not_answer_writes_nothing(inspect_logs: dict[str, Path], tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(SUITE_YAML)
+    out = tmp_path / "runs.jsonl"
+    result = invoke(str(inspect_logs["eval"]), "-o", str(out), "--suite", str(suite))
+    assert result.exit_code == 3
+    assert "is not in suite" in result.output
+    assert not out.exists()
+
+
+def test_an_invalid_suite_is_a_usage_error(inspect_logs: dict[str, Path], tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text("suite: {id: x}\n")
+    result = invoke(str(inspect_logs["eval"]), "-o", str(tmp_path / "out.jsonl"), "--suite", str(suite))
+    assert result.exit_code == 2
+    assert "not a valid suite" in result.output
+
+
+def test_an_output_in_a_missing_directory_is_an_error(inspect_logs: dict[str, Path], tmp_path: Path) -> None:
+    result = invoke(str(inspect_logs["eval"]), "-o", str(tmp_path / "nowhere" / "out.jsonl"))
+    assert result.exit_code == 2
+    assert "cannot write" in result.output
+
+
+def test_the_written_file_has_ordinary_permissions(inspect_logs: dict[str, Path], tmp_path: Path) -> None:
+    out = tmp_path / "runs.jsonl"
+    assert invoke(str(inspect_logs["eval"]), "-o", str(out)).exit_code == 0
+    assert out.stat().st_mode & 0o044  # readable by others as umask allows, not mkstemp's 0600
+
+
+def test_scoring_an_imported_log_says_latency_and_overseers_are_unknown_for_every_gate(
+    inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    out = tmp_path / "runs.jsonl"
+    assert invoke(str(inspect_logs["eval"]), "-o", str(out)).exit_code == 0
+    result = CliRunner().invoke(main, ["score", str(out), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    signals = orjson.loads(result.output)["signals"]
+    assert signals["resolved_gates"] > 0
+    assert signals["approvals"] > 0
+    assert signals["denials"] > 0
+    assert signals["latency_unavailable"] == signals["resolved_gates"]
+    assert signals["without_overseer"] == signals["resolved_gates"]
+    assert signals["fast_approvals"] == 0
+    assert signals["four_eyes"] == 0
