@@ -162,7 +162,10 @@ def test_a_corrupt_gzip_is_a_finding_and_the_next_file_is_still_checked(tmp_path
     assert len(checked) == 3
     assert not checked[0].valid
     assert not checked[1].valid
-    assert [(a.findings[0].layer, a.findings[0].code) for a in checked[:2]] == [("syntax", "ES007"), ("syntax", "ES007")]
+    assert [(a.findings[0].layer, a.findings[0].code) for a in checked[:2]] == [
+        ("syntax", "ES007"),
+        ("syntax", "ES007"),
+    ]
     assert checked[2].valid
 
 

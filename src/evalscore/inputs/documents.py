@@ -118,7 +118,7 @@ def _decode_error(error: orjson.JSONDecodeError, data: bytes, source: str, line_
     code = NOT_UTF8 if "UTF-8" in message else NOT_JSON
     line = error.lineno if line_offset is None else line_offset
     where = f"column {error.colno}" if line_offset is not None else f"line {error.lineno} column {error.colno}"
-    reason = message.split(": line ")[0]
+    reason = message.split(": line ", maxsplit=1)[0]
     return syntax_finding(code, source, line, f"{reason} ({where})")
 
 

@@ -141,8 +141,7 @@ def incomparable(scope: Scope, baseline: ScoreReport) -> list[str]:
             f"the current figures {sorted(suite_set(scope.suites))}"
         )
     return [
-        f"baseline refused: {reason}; figures under different rules or suites are not comparable"
-        for reason in reasons
+        f"baseline refused: {reason}; figures under different rules or suites are not comparable" for reason in reasons
     ]
 
 
