@@ -247,3 +247,10 @@ def test_bad_input_of_every_kind_never_prints_a_traceback(tmp_path: Path) -> Non
     assert code in {1, 2}
     assert report["summary"]["artifacts"] == 9
     assert all(not a["valid"] for a in report["artifacts"])
+
+
+def test_a_directory_with_no_artifact_is_a_usage_error_not_a_pass(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("not an artifact")
+    result = invoke("validate", str(tmp_path))
+    assert result.exit_code == 2
+    assert "NO ARTIFACT FOUND" in result.output

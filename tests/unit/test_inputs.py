@@ -224,3 +224,16 @@ def test_a_file_named_directly_is_read_whatever_its_suffix(tmp_path: Path) -> No
     path = tmp_path / "run.txt"
     path.write_bytes(VALID_RUN)
     assert [a.valid for a in check(path)] == [True]
+
+
+def test_a_yaml_mapping_key_that_is_not_a_string_is_a_yaml_finding(tmp_path: Path) -> None:
+    path = tmp_path / "suite.yaml"
+    path.write_bytes(b"suite:\n  1: x\n")
+    (artifact,) = check(path)
+    assert codes(artifact) == ["ES003"]
+    assert artifact.findings[0].line == 2
+    assert "not a string" in artifact.findings[0].message
+
+
+def test_a_quoted_numeric_yaml_key_stays_a_string() -> None:
+    assert load_yaml(b'"1": x\n') == {"1": "x"}

@@ -147,6 +147,9 @@ def run_score(options: ScoreOptions) -> int:
         partial = merge_partials(partial, part)
     if inputs.invalid.verdicts:
         return _report_invalid(inputs, options, style)
+    if not any(kinds & RUN_KINDS for _, kinds in inputs.records):
+        sys.stderr.write("evalscore score: no run found under the given paths; nothing was scored\n")
+        return EXIT_USAGE
     report = build_report(
         partial,
         rederived=index is not None,

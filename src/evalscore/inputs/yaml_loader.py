@@ -22,7 +22,15 @@ class YamlTooLargeError(ValueError):
 
 
 class _CoreSchemaLoader(yaml.SafeLoader):
-    pass
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        """JSON's data model: every mapping key is a string (``1: x`` would be an integer key)."""
+        for key_node, _ in node.value:
+            if key_node.tag != "tag:yaml.org,2002:str":
+                shown = repr(key_node.value) if isinstance(key_node, yaml.ScalarNode) else "a collection"
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"mapping key {shown} is not a string (quote it)", key_node.start_mark
+                )
+        return super().construct_mapping(node, deep=deep)
 
 
 _CoreSchemaLoader.yaml_implicit_resolvers = {}

@@ -43,6 +43,8 @@ def render_validation_text(summary: ValidationSummary, *, color: bool = False, w
     verdict_word = "[green]VALID[/]" if summary.exit_code == 0 else "[bold red]INVALID[/]"
     if summary.unreadable:
         verdict_word = "[bold red]UNREADABLE INPUT[/]"
+    elif not summary.verdicts:
+        verdict_word = "[bold red]NO ARTIFACT FOUND[/] (no .json, .jsonl, .yaml or .yml file under the paths)"
     console.print(
         f"{verdict_word}: {total} artifact(s) in {len(summary.inputs)} input(s): {valid} valid, "
         f"{summary.invalid} invalid, {summary.warnings} warning(s)"

@@ -71,8 +71,8 @@ class ValidationSummary:
 
     @property
     def exit_code(self) -> int:
-        if self.unreadable:
-            return EXIT_USAGE
+        if self.unreadable or not self.verdicts:
+            return EXIT_USAGE  # nothing checked must never read as "all valid"
         return EXIT_INVALID if self.invalid else EXIT_VALID
 
 
