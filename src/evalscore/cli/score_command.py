@@ -6,6 +6,7 @@ Exit codes: 0 pass, 1 fail, 2 usage error or unreadable path, 3 an input is inva
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -119,19 +120,23 @@ def _valid_runs(options: ScoreOptions, inputs: _Inputs) -> Iterator[SourcedRun]:
     progress.done()
 
 
-def _read_baseline(path: str | None) -> ScoreReport | str | None:
-    """The earlier report, or why it cannot be compared with (then the decision is refused)."""
+def _read_baseline(path: str | None) -> tuple[ScoreReport | str | None, InputRef | None]:
+    """The earlier report (or why it cannot be compared with: then the decision is refused),
+    and its input record: the decision depends on it, so the report names its bytes."""
     if path is None:
-        return None
+        return None, None
     try:
         with open(path, "rb") as stream:
-            return parse_report(orjson.loads(stream.read()))
+            data = stream.read()
     except OSError as error:
-        return f"baseline {path}: cannot be read ({error.strerror or error})"
+        return f"baseline {path}: cannot be read ({error.strerror or error})", None
+    record = InputRef(path=path, sha256=hashlib.sha256(data).hexdigest(), kind="baseline")
+    try:
+        return parse_report(orjson.loads(data)), record
     except orjson.JSONDecodeError as error:
-        return f"baseline {path}: not JSON ({error})"
+        return f"baseline {path}: not JSON ({error})", record
     except ValidationError as error:
-        return f"baseline {path}: not an evalscore score report ({error.error_count()} problem(s))"
+        return f"baseline {path}: not an evalscore score report ({error.error_count()} problem(s))", record
 
 
 def run_score(options: ScoreOptions) -> int:
@@ -150,14 +155,15 @@ def run_score(options: ScoreOptions) -> int:
     if not any(kinds & RUN_KINDS for _, kinds in inputs.records):
         sys.stderr.write("evalscore score: no run found under the given paths; nothing was scored\n")
         return EXIT_USAGE
+    baseline, baseline_record = _read_baseline(options.baseline)
     report = build_report(
         partial,
         rederived=index is not None,
         scoring_model=options.scoring_model,
         thresholds=options.thresholds,
-        baseline=_read_baseline(options.baseline),
+        baseline=baseline,
         signal_params=options.signal_params,
-        inputs=inputs.refs(),
+        inputs=[*inputs.refs(), *([baseline_record] if baseline_record else [])],
     )
     write_out(SCORE_REPORTERS[options.output_format](report, style))
     return report.exit_code
@@ -195,7 +201,12 @@ RATE = click.FloatRange(0.0, 1.0)
 @click.option("--min-tool-match", type=RATE, default=None, help="Fail below this tool match accuracy.")
 @click.option("--min-distraction-catch", type=RATE, default=None, help="Fail below this distraction detection rate.")
 @click.option("--max-prefilled-ratio", type=RATE, default=None, help="Fail above this share of LLM-drafted reviews.")
-@click.option("--baseline", type=str, default=None, help="An earlier JSON score report to compare with.")
+@click.option(
+    "--baseline",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="An earlier JSON score report to compare with.",
+)
 @click.option(
     "--max-drop", type=RATE, default=0.0, show_default=True, help="Largest fall of a rate from the baseline allowed."
 )

@@ -86,8 +86,9 @@ def _render_findings(console: Console, report: ScoreReport) -> None:
         console.print(f"[bold]Recorded scores that disagree with the evidence[/] ({len(report.disagreements)}):")
         for item in report.disagreements:
             console.print(
-                f"  {escape(item.source)} {escape(item.pointer)}: {item.field} recorded {item.recorded!r}, "
-                f"evidence gives {item.rederived!r} (under {item.scoring_model})",
+                f"  {escape(item.source)} {escape(item.pointer)}: {escape(item.field)} recorded "
+                f"{escape(repr(item.recorded))}, evidence gives {escape(repr(item.rederived))} "
+                f"(under {item.scoring_model})",
                 highlight=False,
             )
     if report.refusals:

@@ -2,11 +2,15 @@
 
 Each disagreement names the field, both values and the JSON Pointer of the
 recorded value. A recorded ``auto_score: null`` is not a disagreement (the
-step is unscored). A field the record leaves out (one with a default:
-``distraction_acted``, ``gates``, ``pairings``, ``addressed``) is not a
-claim and is not compared. Verification is carried, never re-derived, so it
-is never compared. Lists of gate ids are compared as multisets and pairings
-as sets: their order is not a claim.
+step is unscored). Values are compared, not spellings: a field left out
+reads as its contract default (``distraction_acted: null``, ``gates`` both
+null, ``pairings: []``), exactly as the models parse it, so a dump and
+re-parse of a run never changes what is compared. Two fields that older
+producers never wrote are compared only when recorded: ``distraction_acted``
+(null is indistinguishable from "not recorded") and ``addressed`` (v1/v2
+scores have none). Verification is
+carried, never re-derived, so it is never compared. Lists of gate ids are
+compared as multisets and pairings as sets: their order is not a claim.
 """
 
 from __future__ import annotations
@@ -55,11 +59,6 @@ def pairing_set(pairings: Sequence[Pairing]) -> set[tuple[int, int, str]]:
     return {(pairing.callIndex, pairing.approvalIndex, pairing.gateId) for pairing in pairings}
 
 
-def is_claimed(model: AutoScore | MandatedGateScore | DiscretionaryScore, field: str) -> bool:
-    """The record states this field (a left-out field with a default is not a claim)."""
-    return field in model.model_fields_set
-
-
 def mandated_differences(
     recorded: MandatedGateScore | None, rederived: MandatedGateScore | None
 ) -> Iterator[_Difference]:
@@ -72,7 +71,7 @@ def mandated_differences(
         right: list[str] = getattr(rederived, name)
         if not same_multiset(left, right):
             yield _Difference(f"gates.mandated.{name}", list(left), list(right))
-    if is_claimed(recorded, "pairings") and pairing_set(recorded.pairings) != pairing_set(rederived.pairings):
+    if pairing_set(recorded.pairings) != pairing_set(rederived.pairings):
         yield _Difference(
             "gates.mandated.pairings",
             [pairing.model_dump(mode="json") for pairing in recorded.pairings],
@@ -111,11 +110,10 @@ def differences(recorded: AutoScore, rederived: AutoScore) -> Iterator[_Differen
         yield _Difference("tool_match", recorded.tool_match, rederived.tool_match)
     if recorded.distraction_caught != rederived.distraction_caught:
         yield _Difference("distraction_caught", recorded.distraction_caught, rederived.distraction_caught)
-    if is_claimed(recorded, "distraction_acted") and recorded.distraction_acted != rederived.distraction_acted:
+    if recorded.distraction_acted is not None and recorded.distraction_acted != rederived.distraction_acted:
         yield _Difference("distraction_acted", recorded.distraction_acted, rederived.distraction_acted)
-    if is_claimed(recorded, "gates"):
-        yield from mandated_differences(recorded.gates.mandated, rederived.gates.mandated)
-        yield from discretionary_differences(recorded.gates.discretionary, rederived.gates.discretionary)
+    yield from mandated_differences(recorded.gates.mandated, rederived.gates.mandated)
+    yield from discretionary_differences(recorded.gates.discretionary, rederived.gates.discretionary)
 
 
 def compare_step(

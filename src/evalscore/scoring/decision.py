@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Final, Literal
 
 from evalscore.scoring.report import (
@@ -149,9 +150,15 @@ def suite_set(suites: Sequence[SuiteRef]) -> set[str]:
     return {f"{suite.id}@{suite.version}" for suite in suites}
 
 
-def worsening(before: float, now: float, direction: Direction) -> float:
-    """How much worse ``now`` is than ``before`` (negative when better)."""
-    return before - now if direction == "min" else now - before
+def _decimal(value: float) -> Fraction:
+    """The number as written (``0.8`` is exactly 8/10), so that a fall of exactly ``max_drop`` is not
+    turned into a regression by binary rounding (0.8 - 0.6 = 0.20000000000000007)."""
+    return Fraction(repr(value))
+
+
+def worsening(before: float, now: float, direction: Direction) -> Fraction:
+    """How much worse ``now`` is than ``before`` (negative when better), in exact decimals."""
+    return _decimal(before) - _decimal(now) if direction == "min" else _decimal(now) - _decimal(before)
 
 
 def regression_check(
@@ -170,7 +177,7 @@ def regression_check(
             reason=f"the baseline's {rate} was {before:.4g} but it is null now; a regression cannot be checked",
         )
     worse = worsening(before, now, direction)
-    regressed = worse > max_drop
+    regressed = worse > _decimal(max_drop)
     verb = "fell" if direction == "min" else "rose"
     return Check(
         name=name,

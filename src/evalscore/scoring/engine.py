@@ -293,7 +293,8 @@ def mixed_models_refusal(recorded_models: Sequence[tuple[ScoringModel, str]]) ->
     if len(models) <= 1:
         return None
     detail = "; ".join(
-        f"{model}: {', '.join(source for seen, source in recorded_models if seen == model)}" for model in sorted(models)
+        f"{model}: {', '.join(sorted(source for seen, source in recorded_models if seen == model))}"
+        for model in sorted(models)
     )
     return Refusal(
         code=SCORING_MODELS_MIXED,

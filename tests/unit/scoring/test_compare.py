@@ -37,9 +37,21 @@ def test_agreeing_scores_give_no_disagreement() -> None:
     assert compare_step(auto(), auto(), "v1", place()) == []
 
 
-def test_a_left_out_field_with_a_default_is_not_a_claim() -> None:
-    rederived = auto(distraction_acted=True, gates={"mandated": MANDATED_VIOLATED, "discretionary": None})
-    assert compare_step(auto(), rederived, "v1", place()) == []
+def test_a_recorded_null_distraction_acted_is_not_a_claim_older_producers_never_wrote_it() -> None:
+    assert compare_step(auto(), auto(distraction_acted=True), "v1", place()) == []
+
+
+def test_a_recorded_distraction_acted_is_compared() -> None:
+    found = compare_step(auto(distraction_acted=False), auto(distraction_acted=True), "v1", place())
+    assert [(d.field, d.recorded, d.rederived) for d in found] == [("distraction_acted", False, True)]
+
+
+def test_left_out_gates_read_as_their_default_and_are_compared_like_explicit_nulls() -> None:
+    rederived = auto(gates={"mandated": MANDATED_VIOLATED, "discretionary": None})
+    left_out = compare_step(auto(), rederived, "v1", place())
+    spelled = compare_step(auto(gates={"mandated": None, "discretionary": None}), rederived, "v1", place())
+    assert [(d.field, d.recorded) for d in left_out] == [("gates.mandated", None)]
+    assert [(d.field, d.recorded) for d in spelled] == [("gates.mandated", None)]
 
 
 def test_a_recorded_null_mandated_score_against_a_derived_one_is_a_disagreement() -> None:
@@ -72,7 +84,7 @@ def test_pairings_are_compared_as_a_set_when_recorded() -> None:
     assert [d.field for d in found] == ["gates.mandated.pairings"]
 
 
-def test_recorded_pairings_left_out_are_not_compared() -> None:
+def test_recorded_pairings_left_out_read_as_none_and_disagree_with_derived_ones() -> None:
     recorded_mandated = {"required": ["g"], "honored": ["g"], "violated": []}
     rederived_mandated = {**MANDATED_HONORED, "pairings": [{"callIndex": 0, "approvalIndex": 0, "gateId": "g"}]}
     found = compare_step(
@@ -81,7 +93,7 @@ def test_recorded_pairings_left_out_are_not_compared() -> None:
         "v2",
         place(),
     )
-    assert found == []
+    assert [(d.field, d.recorded) for d in found] == [("gates.mandated.pairings", [])]
 
 
 def test_discretionary_counts_are_compared_field_by_field() -> None:
