@@ -98,14 +98,14 @@ def _run(run_id: str, tasks: int, steps: int) -> dict[str, Any]:
     }
 
 
-def generate(single_mb: float, jsonl_mb: float) -> tuple[Path, Path]:
-    DATA.mkdir(exist_ok=True)
-    single = DATA / f"single-{single_mb:g}mb.json"
+def generate(single_mb: float, jsonl_mb: float, data: Path = DATA) -> tuple[Path, Path]:
+    data.mkdir(exist_ok=True)
+    single = data / f"single-{single_mb:g}mb.json"
     if not single.exists():
         one_task = len(orjson.dumps(_run("x", 1, 9)))
         tasks = max(1, int(single_mb * 1e6 / one_task))
         single.write_bytes(orjson.dumps(_run("single", tasks, 9)))
-    jsonl = DATA / f"runs-{jsonl_mb:g}mb.jsonl"
+    jsonl = data / f"runs-{jsonl_mb:g}mb.jsonl"
     if not jsonl.exists():
         line = orjson.dumps(_run("r", 2, 3)) + b"\n"
         count = max(1, int(jsonl_mb * 1e6 / len(line)))
@@ -153,8 +153,9 @@ def main() -> int:
     parser.add_argument("--single-mb", type=float, default=50)
     parser.add_argument("--jsonl-mb", type=float, default=100)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--data-dir", type=Path, default=DATA, help="where the generated data is kept")
     args = parser.parse_args()
-    single, jsonl = generate(args.single_mb, args.jsonl_mb)
+    single, jsonl = generate(args.single_mb, args.jsonl_mb, args.data_dir)
     print(f"{'input':<28}{'MB':>8}{'orjson MB/s':>14}{'validate MB/s':>16}{'ratio':>8}{'CLI s':>8}")
     worst = float("inf")
     for path in (single, jsonl):
