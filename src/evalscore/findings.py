@@ -42,3 +42,8 @@ JsonPath = tuple[str | int, ...]
 
 def pointer_of(path: JsonPath) -> str:
     return join_pointer("", *path)
+
+
+def show_number(value: float) -> str:
+    """A JSON number for a message: an int exactly (however large), a float compactly."""
+    return str(value) if isinstance(value, int) else f"{value:g}"

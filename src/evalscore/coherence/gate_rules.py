@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from evalscore.coherence import registry as r
-from evalscore.findings import Finding, JsonPath
+from evalscore.findings import Finding, JsonPath, show_number
 from evalscore.instants import milliseconds_between, parse_instant
 
 LATENCY_TOLERANCE_MS: Final = 1000.0
@@ -69,9 +69,11 @@ def check_latency_agrees(
     if latency_ms is None:
         return
     elapsed = milliseconds_between(opened, resolved)
-    if abs(elapsed - latency_ms) > LATENCY_TOLERANCE_MS:
+    # comparisons, not a difference: a JSON number may be an int beyond the float range
+    if not elapsed - LATENCY_TOLERANCE_MS <= latency_ms <= elapsed + LATENCY_TOLERANCE_MS:
         yield r.LATENCY_DISAGREES.finding(
             (*path, "decision_latency_ms"),
-            f"decision_latency_ms is {latency_ms:g} but resolved_at - opened_at is {elapsed:g} ms "
-            f"(tolerance {LATENCY_TOLERANCE_MS:g} ms)",
+            f"decision_latency_ms is {show_number(latency_ms)} "
+            f"but resolved_at - opened_at is {show_number(elapsed)} ms "
+            f"(tolerance {show_number(LATENCY_TOLERANCE_MS)} ms)",
         )

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from evalscore.coherence import registry as r
-from evalscore.findings import Finding, JsonPath
+from evalscore.findings import Finding, JsonPath, show_number
 
 
 def check_step(step: dict[str, Any], path: JsonPath) -> Iterator[Finding]:
@@ -39,7 +39,7 @@ def check_calls_before_within_calls(
         if before is not None and before > task_calls:
             yield r.CALLS_BEFORE_EXCEEDS.finding(
                 (*events_path, index, "task_calls_before"),
-                f"task_calls_before is {before:g} but the step made only {task_calls} task tool call(s)",
+                f"task_calls_before is {show_number(before)} but the step made only {task_calls} task tool call(s)",
             )
 
 
@@ -52,7 +52,7 @@ def check_calls_before_never_decreases(events: Sequence[dict[str, Any]], events_
         if previous is not None and current < previous:
             yield r.CALLS_BEFORE_DECREASES.finding(
                 (*events_path, index, "task_calls_before"),
-                f"task_calls_before falls from {previous:g} to {current:g}; "
+                f"task_calls_before falls from {show_number(previous)} to {show_number(current)}; "
                 "gate events must be in the order they occurred",
             )
         previous = current
@@ -79,17 +79,18 @@ def check_pairings(
         if call_index >= task_calls:
             yield r.PAIRING_OUT_OF_RANGE.finding(
                 (*pairing_path, "callIndex"),
-                f"callIndex {call_index:g} is out of range: the step made {task_calls} task tool call(s)",
+                f"callIndex {show_number(call_index)} is out of range: the step made {task_calls} task tool call(s)",
             )
         if approval_index >= len(events):
             yield r.PAIRING_OUT_OF_RANGE.finding(
                 (*pairing_path, "approvalIndex"),
-                f"approvalIndex {approval_index:g} is out of range: the step has {len(events)} gate event(s)",
+                f"approvalIndex {show_number(approval_index)} is out of range: "
+                f"the step has {len(events)} gate event(s)",
             )
         elif events[int(approval_index)]["kind"] != "approval_request":
             yield r.PAIRING_NOT_APPROVAL.finding(
                 (*pairing_path, "approvalIndex"),
-                f"approvalIndex {approval_index:g} points at a {events[int(approval_index)]['kind']!r}, "
+                f"approvalIndex {show_number(approval_index)} points at a {events[int(approval_index)]['kind']!r}, "
                 "not an approval_request",
             )
 
@@ -98,15 +99,16 @@ def check_discretionary_counts(score: dict[str, Any], path: JsonPath) -> Iterato
     asked = score["asked"]
     if score["matched"] > asked:
         yield r.MATCHED_EXCEEDS_ASKED.finding(
-            (*path, "matched"), f"matched ({score['matched']:g}) exceeds asked ({asked:g})"
+            (*path, "matched"), f"matched ({show_number(score['matched'])}) exceeds asked ({show_number(asked)})"
         )
     if score["unprompted"] > asked:
         yield r.UNPROMPTED_EXCEEDS_ASKED.finding(
-            (*path, "unprompted"), f"unprompted ({score['unprompted']:g}) exceeds asked ({asked:g})"
+            (*path, "unprompted"),
+            f"unprompted ({show_number(score['unprompted'])}) exceeds asked ({show_number(asked)})",
         )
     addressed = score.get("addressed")
     if addressed is not None and addressed > score["blockers"]:
         yield r.ADDRESSED_EXCEEDS_BLOCKERS.finding(
             (*path, "addressed"),
-            f"addressed ({addressed:g}) exceeds blockers ({score['blockers']:g})",
+            f"addressed ({show_number(addressed)}) exceeds blockers ({show_number(score['blockers'])})",
         )

@@ -18,7 +18,7 @@ from evalscore.coherence.artifact_rules import (
 )
 from evalscore.coherence.gate_rules import check_gate_event
 from evalscore.coherence.step_rules import check_step
-from evalscore.findings import Finding, JsonPath
+from evalscore.findings import Finding, JsonPath, show_number
 
 DEFAULT_SCHEMA_VERSION = "1"
 
@@ -65,7 +65,8 @@ def step_result_findings(step: dict[str, Any], path: JsonPath) -> Iterator[Findi
         if score["step_n"] != step["step_n"]:
             yield r.SCORE_STEP_MISMATCH.finding(
                 (*score_path, "step_n"),
-                f"score.step_n is {score['step_n']:g} but the step result is step {step['step_n']:g}",
+                f"score.step_n is {show_number(score['step_n'])} "
+                f"but the step result is step {show_number(step['step_n'])}",
             )
         yield from step_score_findings(score, score_path)
 

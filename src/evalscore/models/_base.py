@@ -8,6 +8,7 @@ integer, ``true`` is not.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
 
@@ -82,6 +83,44 @@ class JsonInteger:
         return json_schema
 
 
+@dataclass(frozen=True, slots=True)
+class JsonNumber:
+    """A JSON Schema ``number``: an int (kept exact, however large) or a finite float; never a bool.
+
+    Pydantic's strict ``float`` turns an int into a float and so refuses one beyond the float
+    range, which JSON Schema accepts; ints are therefore checked first and kept as ints.
+    """
+
+    ge: float | None = None
+    le: float | None = None
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.union_schema(
+            [
+                core_schema.int_schema(
+                    strict=True,
+                    ge=None if self.ge is None else math.ceil(self.ge),
+                    le=None if self.le is None else math.floor(self.le),
+                ),
+                core_schema.float_schema(strict=True, ge=self.ge, le=self.le, allow_inf_nan=False),
+            ],
+            mode="left_to_right",
+            custom_error_type="float_type",
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        json_schema: dict[str, Any] = {"type": "number"}
+        if self.ge is not None:
+            json_schema["minimum"] = self.ge
+        if self.le is not None:
+            json_schema["maximum"] = self.le
+        return json_schema
+
+
+Number = Annotated[float, JsonNumber()]
+NonNegativeNumber = Annotated[float, JsonNumber(ge=0)]
 JsonInt = Annotated[int, JsonInteger()]
 PositiveInt = Annotated[int, JsonInteger(gt=0)]
 NonNegativeInt = Annotated[int, JsonInteger(ge=0)]

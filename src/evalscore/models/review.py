@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from pydantic import MISSING, Field, ValidationInfo, model_validator
 
-from evalscore.models._base import Dimension, PositiveInt, RubricScore, StrictModel, ToolMatch
+from evalscore.models._base import Dimension, JsonNumber, PositiveInt, RubricScore, StrictModel, ToolMatch
 from evalscore.models.run import RunOf, StepResult, TaskResultOf
 
 
@@ -31,7 +31,7 @@ class StepScore(StrictModel):
     """When (RFC 3339 with an offset is expected; other text draws a warning)."""
     pre_filled: bool = False
     """True when an LLM drafted the score and no human has touched it."""
-    pre_fill_confidence: float | MISSING = Field(default=MISSING, ge=0, le=1)
+    pre_fill_confidence: Annotated[float, JsonNumber(ge=0, le=1)] | MISSING = MISSING
     """The drafting model's confidence, 0-1."""
 
     @model_validator(mode="after")

@@ -14,6 +14,8 @@ from evalscore.models._base import (
     CURRENT_SCHEMA_VERSION,
     SEMVER_PATTERN,
     NonNegativeInt,
+    NonNegativeNumber,
+    Number,
     OffsetTimestamp,
     OverseerId,
     PositiveInt,
@@ -65,7 +67,7 @@ class GateEvent(StrictModel):
     """When the gate was shown to a human (RFC 3339 with a UTC offset); null when not observed."""
     resolved_at: OffsetTimestamp | None = None
     """When the decision was made (RFC 3339 with a UTC offset); null when not observed."""
-    decision_latency_ms: float | None = Field(default=None, ge=0)
+    decision_latency_ms: NonNegativeNumber | None = None
     """How long the decision took, in milliseconds; may be kept without wall-clock times."""
     overseers: list[OverseerId] = Field(default_factory=list)
     """Ids of the persons who decided; empty when not observed."""
@@ -77,9 +79,9 @@ class GateEvent(StrictModel):
 class Span(StrictModel):
     """A character range of the final output."""
 
-    start: float
+    start: Number
     """First character."""
-    end: float
+    end: Number
     """End of the range."""
 
 
@@ -123,15 +125,15 @@ class MandatedGateScore(StrictModel):
 class DiscretionaryScore(StrictModel):
     """Whether the agent asked about what was missing."""
 
-    blockers: float
+    blockers: Number
     """Number of blockers in the step."""
-    asked: float
+    asked: Number
     """Number of questions the agent asked."""
-    matched: float
+    matched: Number
     """Questions that match a blocker."""
-    unprompted: float
+    unprompted: Number
     """Questions asked when the step had no blockers."""
-    addressed: float | MISSING = MISSING
+    addressed: Number | MISSING = MISSING
     """Distinct blockers addressed by at least one question (scoring model v3)."""
 
 
@@ -147,7 +149,7 @@ class GateScores(StrictModel):
 class Verification(StrictModel):
     """Content verifiers' outcome."""
 
-    passed: float
+    passed: Number
     """Number of verifiers that passed."""
     findings: list[Finding]
     """What the verifiers found."""
@@ -177,7 +179,7 @@ class StepResult(StrictModel):
     """Task tool calls in the order made."""
     agent_final_output: str
     """The agent's final answer."""
-    latency_ms: float = Field(ge=0)
+    latency_ms: NonNegativeNumber
     """Wall time of the step, in milliseconds."""
     auto_score: AutoScore | None
     """The recorded auto score; null when nobody scored the step."""

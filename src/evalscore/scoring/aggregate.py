@@ -101,7 +101,7 @@ def aggregate(parts: Iterable[Aggregate]) -> Aggregate:
 
 def recall_basis(discretionary: DiscretionaryScore, model: ScoringModel) -> RecallBasis:
     """v3 scores carrying ``addressed`` count distinct blockers; older scores replay matched/blockers."""
-    if model == "v3" and isinstance(discretionary.addressed, float):
+    if model == "v3" and isinstance(discretionary.addressed, int | float):
         return "addressed"
     return "matched"
 
@@ -134,7 +134,7 @@ def discretionary_counts(discretionary: DiscretionaryScore | None, model: Scorin
         "matched": Fraction(discretionary.matched),
     }
     if recall_basis(discretionary, model) == "addressed":
-        assert isinstance(discretionary.addressed, float)  # recall_basis checked it
+        assert isinstance(discretionary.addressed, int | float)  # recall_basis checked it
         counts |= {
             "addressed_basis_steps": 1,
             "addressed": Fraction(discretionary.addressed),

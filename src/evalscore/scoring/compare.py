@@ -96,7 +96,7 @@ def discretionary_differences(
 
 
 def _addressed(score: DiscretionaryScore) -> float | None:
-    return score.addressed if isinstance(score.addressed, float) else None
+    return score.addressed if isinstance(score.addressed, int | float) else None
 
 
 def addressed_differs(recorded: DiscretionaryScore, rederived: DiscretionaryScore) -> bool:
