@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from typing import IO, Final
 
 import click
 
 from evalscore.contract.builder import ARTIFACT_KINDS
+from evalscore.reporters.registry import ReportStyle
 
 KIND_CHOICE: Final = click.Choice(list(ARTIFACT_KINDS))
 
@@ -15,6 +17,13 @@ KIND_CHOICE: Final = click.Choice(list(ARTIFACT_KINDS))
 def stream_is_terminal(stream: IO[str]) -> bool:
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())
+
+
+def report_style(output_format: str) -> ReportStyle:
+    """Colour and the terminal's width on a terminal; plain text at a fixed width elsewhere."""
+    if output_format == "text" and stream_is_terminal(sys.stdout):
+        return ReportStyle(color=True, width=shutil.get_terminal_size((100, 24)).columns)
+    return ReportStyle()
 
 
 def write_out(text: str) -> None:

@@ -16,7 +16,7 @@ import click
 import orjson
 from pydantic import ValidationError
 
-from evalscore.cli.common import Progress, stream_is_terminal, write_out
+from evalscore.cli.common import Progress, report_style, write_out
 from evalscore.findings import Finding
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES, InputRecord
 from evalscore.models.run import RunOf, ScoringModel
@@ -140,7 +140,7 @@ def _read_baseline(path: str | None) -> tuple[ScoreReport | str | None, InputRef
 
 
 def run_score(options: ScoreOptions) -> int:
-    style = ReportStyle(color=options.output_format == "text" and stream_is_terminal(sys.stdout))
+    style = report_style(options.output_format)
     inputs = _Inputs()
     suites = _load_suites(options, inputs)
     index = index_suites(suites) if options.suites and not inputs.invalid.verdicts else None

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 import click
 
-from evalscore.cli.common import KIND_CHOICE, Progress, stream_is_terminal, write_out
+from evalscore.cli.common import KIND_CHOICE, Progress, report_style, write_out
 from evalscore.contract.builder import ArtifactKind
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
-from evalscore.reporters.registry import VALIDATION_REPORTERS, ReportStyle
+from evalscore.reporters.registry import VALIDATION_REPORTERS
 from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.pipeline import check_paths
 from evalscore.validation.summary import ValidationSummary
@@ -45,7 +45,7 @@ def run_validate(options: ValidateOptions) -> int:
     )
     for artifact in _with_progress(checked):
         summary.add(artifact)
-    style = ReportStyle(color=options.output_format == "text" and stream_is_terminal(sys.stdout))
+    style = report_style(options.output_format)
     write_out(VALIDATION_REPORTERS[options.output_format](summary, style))
     return summary.exit_code
 
