@@ -4,11 +4,21 @@ from __future__ import annotations
 
 from functools import reduce
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalscore.models import AutoScore, StepScore
-from evalscore.scoring.aggregate import aggregate, compute_rates, empty, from_step, merge
+from evalscore.models import AutoScore, DiscretionaryScore, StepScore
+from evalscore.scoring.aggregate import (
+    Aggregate,
+    aggregate,
+    compute_rates,
+    empty,
+    from_auto,
+    from_step,
+    merge,
+    recall_basis,
+)
 
 from .builders import review
 
@@ -197,3 +207,71 @@ def test_rates_stay_within_zero_and_one_or_are_null(steps) -> None:  # type: ign
 def test_empty_is_the_identity_of_merge() -> None:
     one = from_step(auto(), refused=False, review=None, model="v3")
     assert merge(empty(), one) == one == merge(one, empty())
+
+
+V3_DISC = {"blockers": 2, "asked": 4, "matched": 1, "unprompted": 0, "addressed": 1}
+OLD_DISC = {"blockers": 2, "asked": 4, "matched": 1, "unprompted": 0}
+
+
+def test_an_unmeasured_and_a_mixed_recall_both_report_zero_over_zero() -> None:
+    nothing = compute_rates(empty()).discretionary_blocker_recall
+    assert (nothing.numerator, nothing.denominator) == (0, 0)
+    mixed = compute_rates(
+        merge(
+            from_step(auto(discretionary=OLD_DISC), refused=False, review=None, model="v2"),
+            from_step(auto(discretionary=V3_DISC), refused=False, review=None, model="v3"),
+        )
+    )
+    assert mixed.recall_basis == "mixed"
+    assert (mixed.discretionary_blocker_recall.numerator, mixed.discretionary_blocker_recall.denominator) == (0, 0)
+
+
+def test_distraction_detection_is_caught_over_judged_steps() -> None:
+    total = aggregate(
+        from_step(auto(caught=caught), refused=False, review=None, model="v3") for caught in (True, False, True, None)
+    )
+    rate = compute_rates(total).distraction_detection_rate
+    assert total.scored_steps == 4
+    assert (rate.numerator, rate.denominator) == (2, 3)
+
+
+@pytest.mark.parametrize(("model", "disc"), [("v2", OLD_DISC), ("v3", V3_DISC)])
+def test_ask_precision_is_matched_over_asked_whatever_the_recall_basis(model: str, disc: dict[str, int]) -> None:
+    step = from_step(auto(discretionary=disc), refused=False, review=None, model=model)  # type: ignore[arg-type]
+    precision = compute_rates(step).discretionary_ask_precision
+    assert (precision.numerator, precision.denominator) == (1, 4)
+
+
+def test_the_aggregate_counts_one_step_per_recall_basis() -> None:
+    new = from_step(auto(discretionary=V3_DISC), refused=False, review=None, model="v3")
+    old = from_step(auto(discretionary=OLD_DISC), refused=False, review=None, model="v1")
+    assert (new.addressed_basis_steps, new.matched_basis_steps) == (1, 0)
+    assert (old.addressed_basis_steps, old.matched_basis_steps) == (0, 1)
+
+
+def test_the_recall_basis_is_addressed_only_for_v3_scores_that_carry_addressed() -> None:
+    v3 = DiscretionaryScore.model_validate(V3_DISC)
+    v3_without = DiscretionaryScore.model_validate(OLD_DISC)
+    assert [recall_basis(v3, "v3"), recall_basis(v3, "v2"), recall_basis(v3_without, "v3")] == [
+        "addressed",
+        "matched",
+        "matched",
+    ]
+
+
+def test_a_v2_score_carrying_addressed_still_replays_matched_over_blockers() -> None:
+    rates = compute_rates(from_step(auto(discretionary=V3_DISC), refused=False, review=None, model="v2"))
+    assert rates.recall_basis == "matched"
+    assert (rates.discretionary_blocker_recall.numerator, rates.discretionary_blocker_recall.denominator) == (1, 2)
+
+
+def test_one_steps_auto_score_is_aggregated_under_the_model_it_was_computed_with() -> None:
+    assert compute_rates(from_auto(auto(discretionary=V3_DISC), "v3")).recall_basis == "addressed"
+    assert compute_rates(from_auto(auto(discretionary=V3_DISC), "v1")).recall_basis == "matched"
+    assert from_auto(None, "v3") == Aggregate(unscored_steps=1)
+
+
+def test_aggregates_whose_dimension_totals_do_not_line_up_are_never_merged_by_truncation() -> None:
+    short = Aggregate(dimension_totals=(("calibration", 3, 1),))
+    with pytest.raises(ValueError, match="zip"):
+        merge(short, empty())

@@ -114,3 +114,61 @@ def test_discretionary_counts_are_compared_field_by_field() -> None:
         ("gates.discretionary.matched", 2.0, 1.0),
         ("gates.discretionary.addressed", 2.0, 1.0),
     ]
+
+
+DISCRETIONARY = {"blockers": 1, "asked": 1, "matched": 1, "unprompted": 0, "addressed": 1}
+BASE = "/task_results/0/step_results/0/auto_score"
+
+
+def listed(found):  # type: ignore[no-untyped-def]
+    return [(d.field, d.recorded, d.rederived, d.pointer) for d in found]
+
+
+def test_a_recorded_mandated_score_where_the_task_has_no_mandated_gates_is_listed_with_both_values() -> None:
+    recorded = auto(gates={"mandated": MANDATED_HONORED, "discretionary": None})
+    found = compare_step(recorded, auto(), "v2", place())
+    assert listed(found) == [("gates.mandated", MANDATED_HONORED, None, f"{BASE}/gates/mandated")]
+
+
+def test_a_derived_mandated_score_where_the_record_has_none_is_listed_with_the_derived_value() -> None:
+    rederived = auto(gates={"mandated": MANDATED_VIOLATED, "discretionary": None})
+    found = compare_step(auto(), rederived, "v2", place())
+    assert listed(found) == [("gates.mandated", None, MANDATED_VIOLATED, f"{BASE}/gates/mandated")]
+
+
+def test_a_recorded_discretionary_score_where_the_evidence_has_none_is_listed_with_both_values() -> None:
+    recorded = auto(gates={"mandated": None, "discretionary": DISCRETIONARY})
+    found = compare_step(recorded, auto(), "v3", place())
+    assert listed(found) == [("gates.discretionary", DISCRETIONARY, None, f"{BASE}/gates/discretionary")]
+
+
+def test_a_derived_discretionary_score_where_the_record_has_none_is_listed_with_the_derived_value() -> None:
+    rederived = auto(gates={"mandated": None, "discretionary": DISCRETIONARY})
+    found = compare_step(auto(), rederived, "v3", place())
+    assert listed(found) == [("gates.discretionary", None, DISCRETIONARY, f"{BASE}/gates/discretionary")]
+
+
+def test_differing_pairings_are_listed_with_both_pairing_lists() -> None:
+    one = [{"callIndex": 0, "approvalIndex": 0, "gateId": "g"}]
+    other = [{"callIndex": 0, "approvalIndex": 1, "gateId": "g"}]
+    found = compare_step(
+        auto(gates={"mandated": {**MANDATED_HONORED, "pairings": one}, "discretionary": None}),
+        auto(gates={"mandated": {**MANDATED_HONORED, "pairings": other}, "discretionary": None}),
+        "v2",
+        place(),
+    )
+    assert listed(found) == [("gates.mandated.pairings", one, other, f"{BASE}/gates/mandated/pairings")]
+
+
+def test_addressed_is_not_compared_when_the_record_does_not_carry_it() -> None:
+    without = {key: value for key, value in DISCRETIONARY.items() if key != "addressed"}
+    recorded = auto(gates={"mandated": None, "discretionary": without})
+    rederived = auto(gates={"mandated": None, "discretionary": {**DISCRETIONARY, "addressed": 0}})
+    assert compare_step(recorded, rederived, "v3", place()) == []
+
+
+def test_addressed_is_not_compared_when_the_rederivation_does_not_carry_it() -> None:
+    without = {key: value for key, value in DISCRETIONARY.items() if key != "addressed"}
+    recorded = auto(gates={"mandated": None, "discretionary": DISCRETIONARY})
+    rederived = auto(gates={"mandated": None, "discretionary": without})
+    assert compare_step(recorded, rederived, "v2", place()) == []

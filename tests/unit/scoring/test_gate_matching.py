@@ -174,3 +174,23 @@ def test_unobserved_ordering_refuses_even_when_no_call_is_gated() -> None:
 def test_pairings_are_recorded_as_contract_pairings() -> None:
     score = matched([REFUND], [approval()], "v3")
     assert score.pairings == [Pairing(callIndex=0, approvalIndex=0, gateId="refund-approval")]
+
+
+def test_without_a_step_pointer_the_refusal_pointer_is_relative_to_the_step() -> None:
+    outcome = match_mandated([gate()], ["lookup"], [approval(before=0), approval(before=None)], "v3")
+    assert isinstance(outcome, OrderingUnobserved)
+    assert outcome.pointer == "/gate_events/1/task_calls_before"
+
+
+def test_v1_still_judges_a_triggered_gate_declared_after_one_never_triggered() -> None:
+    gates = [gate("delete-approval", "delete_record"), gate()]
+    score = matched([REFUND], [approval(before=0)], "v1", gates)
+    assert (score.required, score.honored, score.violated) == (["refund-approval"], ["refund-approval"], [])
+
+
+@pytest.mark.parametrize("model", NEWER)
+def test_a_violated_call_does_not_stop_the_walk_over_later_calls(model: str) -> None:
+    score = matched([REFUND, REFUND], [approval(before=1)], model)
+    assert score.required == ["refund-approval", "refund-approval"]
+    assert (score.honored, score.violated) == (["refund-approval"], ["refund-approval"])
+    assert pairs(score) == [(1, 0, "refund-approval")]

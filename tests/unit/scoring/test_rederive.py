@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from evalscore.models import AutoScore, DiscretionaryScore
-from evalscore.scoring.rederive import HEDGE_PATTERNS, Rederived, discretionary, hedges, rederive_step, tool_match
+from evalscore.scoring.rederive import (
+    HEDGE_PATTERNS,
+    Rederived,
+    StepPlace,
+    discretionary,
+    hedges,
+    rederive_step,
+    tool_match,
+)
 from evalscore.scoring.refusal import Refusal
 
 from .builders import REFUND, approval, blocker, gate, one_step, place, question, step_def, step_result, task_def
@@ -177,3 +185,40 @@ def test_a_full_step_is_rederived_from_its_evidence() -> None:
     assert mandated is not None
     assert mandated.honored == ["refund-approval"]
     assert score.gates.discretionary == DiscretionaryScore(blockers=1, asked=1, matched=1, unprompted=0, addressed=1)
+
+
+def test_a_step_refused_for_unobserved_ordering_names_its_run_task_and_step() -> None:
+    where = StepPlace(
+        source="runs/b.json", run_id="run-9", task_id="t7", step_n=3, pointer="/task_results/2/step_results/1"
+    )
+    events = [approval(before=None)]
+    outcome = rederive_step(
+        task_def(gates=[gate()]), step_def(), one_step(step_result(3, [REFUND], events=events)), "v3", where
+    )
+    assert outcome == Refusal(
+        code="ordering-unobserved",
+        reason="gate event 0 has task_calls_before: null, so the order of gates and task calls was not observed; "
+        "mandated-gate compliance is not derivable for this step (evalscore never assumes 0 or the end)",
+        pointer="/task_results/2/step_results/1/gate_events/0/task_calls_before",
+        source="runs/b.json",
+        run_id="run-9",
+        task_id="t7",
+        step_n=3,
+        steps=1,
+    )
+
+
+@pytest.mark.parametrize(
+    ("mode", "calls", "expected"),
+    [("strict", ["a", "b", "c"], False), ("any", ["a"], True), ("subset", ["a"], "partial")],
+)
+def test_rederivation_applies_the_steps_tool_match_mode(mode: str, calls: list[str], expected: object) -> None:
+    step = step_def(expected=["a", "b"], tool_match=mode)
+    assert auto(rederive(step=step, result=step_result(calls=calls))).tool_match == expected
+
+
+@pytest.mark.parametrize("model", ["v1", "v2", "v3"])
+def test_a_rederivation_is_labelled_with_the_model_it_was_computed_under(model: str) -> None:
+    outcome = rederive(model=model)
+    assert isinstance(outcome, Rederived)
+    assert outcome.scoring_model == model

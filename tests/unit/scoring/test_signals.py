@@ -16,6 +16,7 @@ from evalscore.scoring.signals import (
     latency_ms,
     merge_signals,
     signals_of,
+    timestamp_latency,
 )
 
 from .builders import approval, question
@@ -153,3 +154,38 @@ def test_merged_partial_signals_equal_the_signals_of_the_whole(events, cut) -> N
 def test_one_event_gives_one_count_per_signal_it_meets() -> None:
     signals = event_signals(approval(overseers=["a", "b"], decision_latency_ms=10), PARAMS)
     assert (signals.resolved_gates, signals.approvals, signals.four_eyes, signals.fast_approvals) == (1, 1, 1, 1)
+
+
+def test_a_resolved_question_adds_no_per_tool_tally() -> None:
+    signals = signals_of([question(), approval(resolution="answered")], PARAMS)
+    assert signals.resolved_gates == 2
+    assert signals.by_target_tool == ()
+
+
+def test_an_empty_target_tool_name_sorts_after_null_and_before_every_named_tool() -> None:
+    events = [approval("B"), approval(""), approval(None, resolution="denied")]
+    assert signals_of(events, PARAMS).by_target_tool == ((None, 0, 1), ("", 1, 0), ("B", 1, 0))
+
+
+@pytest.mark.parametrize(
+    ("opened_at", "resolved_at", "latency"),
+    [
+        ("2026-01-01T00:00:01Z", "2026-01-01T00:00:01Z", 0.0),
+        ("2026-01-01T00:00:01Z", "2026-01-01T00:00:01.0005Z", 0.5),
+        ("2026-01-01T00:00:01Z", "2026-01-01T00:00:00Z", None),
+    ],
+)
+def test_timestamp_latency_is_known_from_zero_up_and_unknown_when_time_runs_backwards(
+    opened_at: str, resolved_at: str, latency: float | None
+) -> None:
+    assert latency_ms(approval(opened_at=opened_at, resolved_at=resolved_at)) == latency
+
+
+@pytest.mark.parametrize(
+    ("opened_at", "resolved_at"),
+    [("2026-01-01T00:00:00", "2026-01-01T00:00:01Z"), ("2026-01-01T00:00:00Z", "2026-01-01T00:00:01")],
+)
+def test_a_timestamp_without_an_offset_names_no_instant_so_the_latency_is_unknown(
+    opened_at: str, resolved_at: str
+) -> None:
+    assert timestamp_latency(opened_at, resolved_at) is None
