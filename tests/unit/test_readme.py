@@ -27,8 +27,8 @@ def _claims_table() -> list[tuple[str, list[str]]]:
     rows = []
     for line in section.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if len(cells) == 2 and "`test_" in cells[1]:
-            rows.append((cells[0], re.findall(r"`(test_\w+)`", cells[1])))
+        if len(cells) == 3 and "`test_" in cells[1]:
+            rows.append((cells[0], re.findall(r"`(test_\w+)`", cells[1] + cells[2])))
     return rows
 
 
