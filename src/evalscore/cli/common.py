@@ -9,9 +9,18 @@ from typing import IO, Final
 import click
 
 from evalscore.contract.builder import ARTIFACT_KINDS
+from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
 from evalscore.reporters.registry import ReportStyle
 
 KIND_CHOICE: Final = click.Choice(list(ARTIFACT_KINDS))
+
+max_document_bytes_option = click.option(
+    "--max-document-bytes",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_DOCUMENT_BYTES,
+    show_default=True,
+    help="Largest JSON/YAML document or JSONL line read into memory.",
+)
 
 
 def stream_is_terminal(stream: IO[str]) -> bool:

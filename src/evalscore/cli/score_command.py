@@ -16,9 +16,9 @@ import click
 import orjson
 from pydantic import ValidationError
 
-from evalscore.cli.common import Progress, report_style, write_out
+from evalscore.cli.common import Progress, max_document_bytes_option, report_style, write_out
 from evalscore.findings import Finding
-from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES, InputRecord
+from evalscore.inputs.documents import InputRecord
 from evalscore.models.run import RunOf, ScoringModel
 from evalscore.models.suite import EvalSuite
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
@@ -213,27 +213,21 @@ RATE = click.FloatRange(0.0, 1.0)
 @click.option(
     "--fast-approval-floor-ms",
     type=click.FloatRange(min=0),
-    default=1000.0,
+    default=SignalParams().floor_ms,
     show_default=True,
     help="Fast-approval signal: fixed part of the reading time.",
 )
 @click.option(
     "--fast-approval-ms-per-char",
     type=click.FloatRange(min=0),
-    default=8.0,
+    default=SignalParams().ms_per_char,
     show_default=True,
     help="Fast-approval signal: reading time per character of surfaced text.",
 )
 @click.option(
     "--format", "output_format", type=click.Choice(sorted(SCORE_REPORTERS)), default="text", show_default=True
 )
-@click.option(
-    "--max-document-bytes",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_DOCUMENT_BYTES,
-    show_default=True,
-    help="Largest JSON/YAML document or JSONL line read into memory.",
-)
+@max_document_bytes_option
 def score_command(
     runs: tuple[str, ...],
     suites: tuple[str, ...],

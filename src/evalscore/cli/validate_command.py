@@ -8,9 +8,8 @@ from dataclasses import dataclass
 
 import click
 
-from evalscore.cli.common import KIND_CHOICE, Progress, report_style, write_out
+from evalscore.cli.common import KIND_CHOICE, Progress, max_document_bytes_option, report_style, write_out
 from evalscore.contract.builder import ArtifactKind
-from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
 from evalscore.reporters.registry import VALIDATION_REPORTERS
 from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.pipeline import check_paths
@@ -64,13 +63,7 @@ def run_validate(options: ValidateOptions) -> int:
     show_default=True,
     help="Findings shown per artifact, most useful first; 0 shows all.",
 )
-@click.option(
-    "--max-document-bytes",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_DOCUMENT_BYTES,
-    show_default=True,
-    help="Largest JSON/YAML document or JSONL line read into memory.",
-)
+@max_document_bytes_option
 def validate_command(
     paths: tuple[str, ...],
     kind: ArtifactKind | None,
