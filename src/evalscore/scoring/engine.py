@@ -16,6 +16,7 @@ rates are still printed over the derivable steps, with the refused ones counted.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -261,30 +262,11 @@ def signals_section(signals: Signals, params: SignalParams) -> SignalsReport:
 
 
 def disagreement_entry(item: Disagreement) -> DisagreementEntry:
-    return DisagreementEntry(
-        source=item.source,
-        run_id=item.run_id,
-        task_id=item.task_id,
-        step_n=item.step_n,
-        field=item.field,
-        recorded=item.recorded,
-        rederived=item.rederived,
-        pointer=item.pointer,
-        scoring_model=item.scoring_model,
-    )
+    return DisagreementEntry(**dataclasses.asdict(item))
 
 
 def refusal_entry(item: Refusal) -> RefusalEntry:
-    return RefusalEntry(
-        code=item.code,
-        reason=item.reason,
-        source=item.source,
-        pointer=item.pointer,
-        run_id=item.run_id,
-        task_id=item.task_id,
-        step_n=item.step_n,
-        steps=item.steps,
-    )
+    return RefusalEntry(**dataclasses.asdict(item))
 
 
 def mixed_models_refusal(recorded_models: Sequence[tuple[ScoringModel, str]]) -> Refusal | None:
