@@ -29,5 +29,8 @@ def aware_rfc3339(value: object) -> str | None:
     if offset is None:
         return None
     if offset % timedelta(minutes=1):
-        instant = instant.astimezone(UTC)  # RFC 3339 offsets have no seconds
+        try:
+            instant = instant.astimezone(UTC)  # RFC 3339 offsets have no seconds
+        except OverflowError:
+            return None  # no UTC instant within the calendar: unreadable, not guessed
     return instant.isoformat()
