@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from click.testing import CliRunner, Result
 
@@ -254,3 +255,21 @@ def test_a_directory_with_no_artifact_is_a_usage_error_not_a_pass(tmp_path: Path
     result = invoke("validate", str(tmp_path))
     assert result.exit_code == 2
     assert "NO ARTIFACT FOUND" in result.output
+
+
+def test_the_json_report_validates_against_its_published_schema() -> None:
+    schema = json.loads((ROOT / "schemas" / "v1" / "validation-report.schema.json").read_text())
+    checked = 0
+    for args in ([str(VALID)], [str(INVALID / "run")], ["nonexistent.json"]):
+        result = invoke("validate", "--format", "json", *args)
+        report = json.loads(result.stdout)
+        jsonschema.Draft202012Validator(schema).validate(report)
+        assert report["exit_code"] == result.exit_code
+        checked += 1
+    assert checked == 3
+
+
+def test_schema_prints_the_validation_report_schema() -> None:
+    result = invoke("schema", "validation-report")
+    assert result.exit_code == 0
+    assert result.stdout == (ROOT / "schemas" / "v1" / "validation-report.schema.json").read_text()

@@ -9,20 +9,27 @@ from typing import Any
 
 import pytest
 
-from evalscore.contract.builder import ARTIFACT_KINDS, REPORT_SCHEMA_FILE, SCHEMA_FILES, build_schemas, render_schema
+from evalscore.contract.builder import (
+    ARTIFACT_KINDS,
+    REPORT_SCHEMA_FILE,
+    SCHEMA_FILES,
+    VALIDATION_REPORT_SCHEMA_FILE,
+    build_schemas,
+    render_schema,
+)
 from evalscore.contract.drift import REGENERATE_COMMAND, find_drift, write_schemas
 from evalscore.models._base import RFC3339_OFFSET_PATTERN
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "schemas" / "v1"
-PUBLISHED = sorted([*SCHEMA_FILES.values(), REPORT_SCHEMA_FILE])
+PUBLISHED = sorted([*SCHEMA_FILES.values(), REPORT_SCHEMA_FILE, VALIDATION_REPORT_SCHEMA_FILE])
 FREE_FORM = {"args", "result", "config", "params"}
 
 
 @pytest.fixture
 def schema_dir(tmp_path: Path) -> Path:
     directory = tmp_path / "v1"
-    assert len(write_schemas(directory)) == len(ARTIFACT_KINDS) + 1  # and the score report's
+    assert len(write_schemas(directory)) == len(ARTIFACT_KINDS) + 2  # and the two reports'
     return directory
 
 

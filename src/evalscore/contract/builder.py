@@ -84,6 +84,7 @@ def build_schema(kind: ArtifactKind) -> dict[str, Any]:
 
 
 REPORT_SCHEMA_FILE: Final = "score-report.schema.json"
+VALIDATION_REPORT_SCHEMA_FILE: Final = "validation-report.schema.json"
 
 
 def build_report_schema() -> dict[str, Any]:
@@ -93,10 +94,18 @@ def build_report_schema() -> dict[str, Any]:
     return report_json_schema()
 
 
+def build_validation_report_schema() -> dict[str, Any]:
+    """The published schema of ``evalscore validate --format json``."""
+    from evalscore.validation.report import validation_report_json_schema  # noqa: PLC0415 - same as above
+
+    return validation_report_json_schema()
+
+
 def build_schemas() -> dict[str, dict[str, Any]]:
     """Every published schema, keyed by its file name under ``schemas/v1/``."""
     schemas = {SCHEMA_FILES[kind]: build_schema(kind) for kind in ARTIFACT_KINDS}
     schemas[REPORT_SCHEMA_FILE] = build_report_schema()
+    schemas[VALIDATION_REPORT_SCHEMA_FILE] = build_validation_report_schema()
     return schemas
 
 

@@ -8,6 +8,7 @@ import orjson
 
 from evalscore import __version__
 from evalscore.findings import Finding
+from evalscore.validation.report import ValidationReport
 from evalscore.validation.summary import ArtifactVerdict, ValidationSummary
 
 
@@ -37,6 +38,11 @@ def _verdict_dict(verdict: ArtifactVerdict, strict: bool) -> dict[str, Any]:
 
 
 def validation_json_dict(summary: ValidationSummary) -> dict[str, Any]:
+    """The report as JSON data, checked against its published shape on the way out."""
+    return ValidationReport.model_validate(_raw_dict(summary)).model_dump(mode="json")
+
+
+def _raw_dict(summary: ValidationSummary) -> dict[str, Any]:
     return {
         "evalscore_version": __version__,
         "command": "validate",

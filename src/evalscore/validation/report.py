@@ -1,0 +1,97 @@
+"""The shape of ``evalscore validate --format json``, published as a schema of its own."""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+VALIDATION_REPORT_SCHEMA_ID: Final = "https://evalscore.dev/schemas/v1/validation-report.schema.json"
+JSON_SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
+
+
+class _ReportModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True)
+
+
+class FindingEntry(_ReportModel):
+    """One finding about one artifact."""
+
+    source: str
+    """The input the artifact came from (a path, or ``-`` for stdin)."""
+    line: int | None
+    """The JSONL line (or the YAML/JSON line of a syntax error); null for a whole document."""
+    layer: Literal["syntax", "contract", "coherence"]
+    """Which layer found it: the bytes, the published schema, or a cross-field rule."""
+    code: str
+    """A stable code (docs/RULES.md): ES0xx input, ES1xx coherence error, ES2xx warning, schema.<keyword>."""
+    severity: Literal["error", "warning"]
+    """Errors make the artifact invalid; warnings only with --strict."""
+    pointer: str
+    """RFC 6901 JSON Pointer of the offending value ("" for the whole document)."""
+    message: str
+    """What is wrong, in words."""
+
+
+class ArtifactEntry(_ReportModel):
+    """The verdict on one artifact."""
+
+    source: str
+    """The input it came from."""
+    line: int | None
+    """Its JSONL line; null for a whole document."""
+    kind: str | None
+    """The artifact kind, detected or forced; null when it could not be told."""
+    valid: bool
+    """No error (and, with --strict, no warning)."""
+    errors: int
+    """How many error findings it drew."""
+    warnings: int
+    """How many warning findings it drew."""
+    findings: list[FindingEntry]
+    """The findings shown, most useful first (at most --max-errors)."""
+    omitted_findings: int
+    """Findings not shown."""
+
+
+class InputEntry(_ReportModel):
+    """One input read."""
+
+    path: str
+    """The path as given, or ``-``."""
+    sha256: str | None
+    """SHA-256 of the bytes read (as on disk, compressed or not); null when it could not be read."""
+
+
+class SummaryEntry(_ReportModel):
+    """The totals behind the exit code."""
+
+    artifacts: int
+    valid: int
+    invalid: int
+    unreadable: int
+    warnings: int
+
+
+class ValidationReport(_ReportModel):
+    """What ``evalscore validate --format json`` prints."""
+
+    evalscore_version: str
+    """The package version that wrote the report."""
+    command: Literal["validate"]
+    """Always ``validate``."""
+    strict: bool
+    """Whether warnings counted as failures."""
+    inputs: list[InputEntry]
+    """Every input read, in order."""
+    artifacts: list[ArtifactEntry]
+    """Every artifact checked, in order."""
+    summary: SummaryEntry
+    """The totals."""
+    exit_code: Literal[0, 1, 2]
+    """0 every artifact valid, 1 any invalid, 2 a usage error, an unreadable path or nothing found."""
+
+
+def validation_report_json_schema() -> dict[str, Any]:
+    schema = ValidationReport.model_json_schema(mode="serialization")
+    return {"$schema": JSON_SCHEMA_DIALECT, "$id": VALIDATION_REPORT_SCHEMA_ID, **schema}
