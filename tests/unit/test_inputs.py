@@ -237,3 +237,12 @@ def test_a_yaml_mapping_key_that_is_not_a_string_is_a_yaml_finding(tmp_path: Pat
 
 def test_a_quoted_numeric_yaml_key_stays_a_string() -> None:
     assert load_yaml(b'"1": x\n') == {"1": "x"}
+
+
+def test_a_repeated_key_is_read_with_its_last_value_and_not_reported(tmp_path: Path) -> None:
+    # Pins a documented limit (README, "Known limits"): if this starts to fail because repeated keys
+    # are now reported, update the README rather than this expectation.
+    path = tmp_path / "run.json"
+    path.write_bytes(VALID_RUN.replace(b'"run_id"', b'"run_id": 1, "run_id"', 1))
+    (artifact,) = check(path)
+    assert codes(artifact) == []
