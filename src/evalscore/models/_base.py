@@ -121,7 +121,6 @@ class JsonNumber:
 
 Number = Annotated[float, JsonNumber()]
 NonNegativeNumber = Annotated[float, JsonNumber(ge=0)]
-JsonInt = Annotated[int, JsonInteger()]
 PositiveInt = Annotated[int, JsonInteger(gt=0)]
 NonNegativeInt = Annotated[int, JsonInteger(ge=0)]
 RubricScore = Annotated[Literal[0, 1, 2, 3], BeforeValidator(json_integer)]

@@ -13,7 +13,7 @@ from evalscore.coherence import coherence_findings
 from evalscore.coherence.enforce import DEFERRED
 from evalscore.contract.builder import MODELS, ArtifactKind
 from evalscore.findings import Finding, join_pointer
-from evalscore.inputs.documents import Document
+from evalscore.inputs.documents import UNREADABLE, Document
 from evalscore.validation.contract_layer import contract_findings
 from evalscore.validation.kinds import detect_kind
 
@@ -45,7 +45,7 @@ class CheckedArtifact:
 
     @property
     def readable(self) -> bool:
-        return not any(finding.code == "ES001" for finding in self.findings)
+        return not any(finding.code == UNREADABLE for finding in self.findings)
 
 
 def _located(findings: Iterator[Finding] | list[Finding], source: str, line: int | None) -> tuple[Finding, ...]:

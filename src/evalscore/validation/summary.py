@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -78,10 +77,3 @@ class ValidationSummary:
 
 def _layer_rank(layer: str) -> int:
     return {"syntax": 0, "contract": 1, "coherence": 2}.get(layer, 3)
-
-
-def summarize(checked: Iterable[CheckedArtifact], strict: bool, max_findings: int) -> ValidationSummary:
-    summary = ValidationSummary(strict=strict, max_findings=max_findings)
-    for artifact in checked:
-        summary.add(artifact)
-    return summary
