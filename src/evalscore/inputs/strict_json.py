@@ -1,0 +1,183 @@
+"""JSON read so that no two readers can disagree about what a document says.
+
+RFC 8259 leaves the meaning of an object that repeats a key to the reader: most
+keep the last value, some the first, some refuse. A log that says
+``"resolution": "denied", "resolution": "approved"`` would then be approved to
+one reader and denied to another, so a repeated key makes the document invalid.
+Nesting is bounded (``MAX_DEPTH``) so that no reader recurses without end, and
+``NaN``/``Infinity`` are not JSON.
+
+The parser is jiter (the Rust JSON parser of the pydantic project) with its
+duplicate-key check on: it costs about what ``orjson.loads`` costs (see
+CONTRIBUTING.md, "Parsing"). jiter says where a repeated key's value starts;
+the object's JSON Pointer and the key are recovered from the bytes, and only
+for a document that has one.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any, Final
+
+import jiter
+
+from evalscore.findings import pointer_of
+
+MAX_DEPTH: Final = 200
+"""No value may sit inside more than this many arrays and objects: a JSON Pointer has at most
+200 tokens. It is jiter's own recursion limit; ``tests/unit/test_strict_json.py`` pins it."""
+
+NOT_JSON: Final = "ES002"
+NOT_UTF8: Final = "ES004"
+REPEATED_KEY: Final = "ES011"
+TOO_DEEP: Final = "ES012"
+
+_POSITION: Final = re.compile(r" at line (\d+) column (\d+)$")
+_DUPLICATE: Final = "Detected duplicate key"
+_RECURSION: Final = "recursion limit exceeded"
+_WHITESPACE: Final = b" \t\r\n"
+_LOCATOR_NONCE: Final = secrets.token_hex(8)
+_LOCATOR_KEY: Final = "\x00evalscore-locator-" + _LOCATOR_NONCE
+"""A key no log can predict, appended where a repeated key starts to find the object holding it."""
+_LOCATOR_MEMBER: Final = b'"\\u0000evalscore-locator-' + _LOCATOR_NONCE.encode() + b'":0'
+"""The same key as JSON: one member to append after the prefix."""
+
+
+class JsonSyntaxError(ValueError):
+    """Why bytes are not a JSON document evalscore reads, and where (1-based; column in bytes)."""
+
+    def __init__(
+        self, code: str, reason: str, line: int | None = None, column: int | None = None, pointer: str = ""
+    ) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.line = line
+        self.column = column
+        self.pointer = pointer
+
+    def __str__(self) -> str:
+        return f"{self.reason} (line {self.line} column {self.column})" if self.line is not None else self.reason
+
+
+def loads(data: bytes) -> Any:
+    """One JSON document; raises ``JsonSyntaxError`` (repeated key, too deep, not UTF-8, not JSON)."""
+    try:
+        return jiter.from_json(data, catch_duplicate_keys=True, allow_inf_nan=False)
+    except ValueError as error:
+        raise _syntax_error(str(error), data) from None
+
+
+def _syntax_error(message: str, data: bytes) -> JsonSyntaxError:
+    utf8 = utf8_error(data)
+    if utf8 is not None:
+        return utf8
+    found = _POSITION.search(message)
+    line, column = (int(found.group(1)), int(found.group(2))) if found else (None, None)
+    reason = message[: found.start()] if found else message
+    if reason.startswith(_DUPLICATE) and line is not None and column is not None:
+        located = _locate_repeated_key(data, _offset(data, line, column))
+        if located is not None:
+            return located
+        return JsonSyntaxError(REPEATED_KEY, f"{reason[len('Detected ') :]}: an object repeats it", line, column)
+    if reason.startswith(_RECURSION):
+        return JsonSyntaxError(
+            TOO_DEEP, f"nested deeper than {MAX_DEPTH} arrays and objects, evalscore's limit", line, column
+        )
+    return JsonSyntaxError(NOT_JSON, reason, line, max(column or 1, 1) if line is not None else None)
+
+
+def utf8_error(data: bytes) -> JsonSyntaxError | None:
+    """The first byte that is not UTF-8, located; None when ``data`` is UTF-8."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        start = error.start
+        line = data.count(b"\n", 0, start) + 1
+        column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+        return JsonSyntaxError(NOT_UTF8, f"invalid UTF-8 byte 0x{data[start]:02x}", line, column)
+    return None
+
+
+def _offset(data: bytes, line: int, column: int) -> int:
+    """jiter's line and column as an index: columns count bytes, and column 0 is the newline before the line."""
+    start = 0
+    for _ in range(line - 1):
+        start = data.index(b"\n", start) + 1
+    return start + column - 1
+
+
+def _locate_repeated_key(data: bytes, value_start: int) -> JsonSyntaxError | None:
+    """The repeated key and the pointer of its object, given where jiter stopped (just after the colon).
+
+    The document is valid JSON up to there, so the key's quotes can be found
+    going back; the prefix before the key is parsed with a locator key in its
+    place, and the path to that key is the object's pointer.
+    """
+    colon = value_start - 1
+    if not 0 <= colon < len(data) or data[colon] != ord(":"):
+        return None
+    close = colon - 1
+    while close >= 0 and data[close] in _WHITESPACE:
+        close -= 1
+    if close < 0 or data[close] != ord('"'):
+        return None
+    open_quote = _opening_quote(data, close)
+    if open_quote is None:
+        return None
+    try:
+        key = jiter.from_json(data[open_quote : close + 1])
+        probe = data[:open_quote] + _LOCATOR_MEMBER
+        partial = jiter.from_json(probe, partial_mode=True)
+    except ValueError:
+        return None
+    path = _path_to_locator(partial)
+    if path is None or not isinstance(key, str):
+        return None
+    line = data.count(b"\n", 0, open_quote) + 1
+    column = open_quote - (data.rfind(b"\n", 0, open_quote) + 1) + 1
+    pointer = pointer_of(tuple(path))
+    where = f"the object at {pointer}" if pointer else "the top-level object"
+    return JsonSyntaxError(
+        REPEATED_KEY,
+        f"{where} repeats the key {key!r} (readers disagree on which of its values counts)",
+        line,
+        column,
+        pointer,
+    )
+
+
+def _opening_quote(data: bytes, close: int) -> int | None:
+    """The quote that opens the string ending at ``close``: the first one going back that no
+    odd run of backslashes escapes (inside a JSON string every quote is escaped)."""
+    position = close - 1
+    while position >= 0:
+        position = data.rfind(b'"', 0, position + 1)
+        if position < 0:
+            return None
+        slashes = 0
+        while position - slashes - 1 >= 0 and data[position - slashes - 1] == ord("\\"):
+            slashes += 1
+        if slashes % 2 == 0:
+            return position
+        position -= 1
+    return None
+
+
+def _path_to_locator(value: Any) -> list[str | int] | None:
+    """Reference tokens down the last-added members to the object whose last key is the locator."""
+    path: list[str | int] = []
+    node = value
+    while True:
+        if isinstance(node, dict) and node:
+            last = next(reversed(node))
+            if last == _LOCATOR_KEY:
+                return path
+            path.append(last)
+            node = node[last]
+        elif isinstance(node, list) and node:
+            path.append(len(node) - 1)
+            node = node[-1]
+        else:
+            return None
