@@ -23,6 +23,7 @@ from typing import Any, Final
 import jiter
 
 from evalscore.findings import pointer_of
+from evalscore.inputs.syntax_error import DocumentSyntaxError
 
 MAX_DEPTH: Final = 200
 """No value may sit inside more than this many arrays and objects: a JSON Pointer has at most
@@ -44,21 +45,8 @@ _LOCATOR_MEMBER: Final = b'"\\u0000evalscore-locator-' + _LOCATOR_NONCE.encode()
 """The same key as JSON: one member to append after the prefix."""
 
 
-class JsonSyntaxError(ValueError):
-    """Why bytes are not a JSON document evalscore reads, and where (1-based; column in bytes)."""
-
-    def __init__(
-        self, code: str, reason: str, line: int | None = None, column: int | None = None, pointer: str = ""
-    ) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-        self.line = line
-        self.column = column
-        self.pointer = pointer
-
-    def __str__(self) -> str:
-        return f"{self.reason} (line {self.line} column {self.column})" if self.line is not None else self.reason
+JsonSyntaxError = DocumentSyntaxError
+"""The readers share one exception; this name says which reader raised it."""
 
 
 def loads(data: bytes) -> Any:
