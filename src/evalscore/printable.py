@@ -47,14 +47,19 @@ def shortened(text: str, limit: int = DEFAULT_TEXT_LIMIT) -> str:
     return f"{safe[:head]}...({len(safe) - head - tail:,} chars)...{safe[len(safe) - tail :]}"
 
 
-def printable_path(path: str) -> str:
-    """A path as text that any output can carry: bytes that are not UTF-8 (kept by the
-    file system as surrogate escapes) are shown as ``\\xNN``, controls as escapes."""
+def path_text(path: str) -> str:
+    """A path as text that any serializer can write: bytes that are not UTF-8 (kept by the
+    file system as surrogate escapes) are shown as ``\\xNN``; nothing else changes."""
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
-        path = os.fsencode(path).decode("utf-8", errors="backslashreplace")
-    return printable(path)
+        return os.fsencode(path).decode("utf-8", errors="backslashreplace")
+    return path
+
+
+def printable_path(path: str) -> str:
+    """A path fit for a terminal: ``path_text``, then every control character as an escape."""
+    return printable(path_text(path))
 
 
 _RAW_IN_JSON: Final = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")

@@ -92,7 +92,10 @@ def test_the_json_report_has_stable_keys_and_the_inputs_sha256() -> None:
     assert list(report) == ["evalscore_version", "command", "strict", "inputs", "artifacts", "summary", "exit_code"]
     assert report["command"] == "validate"
     assert report["strict"] is False
-    assert report["inputs"] == [{"path": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}]
+    data = path.read_bytes()
+    assert report["inputs"] == [
+        {"path": str(path), "sha256": hashlib.sha256(data).hexdigest(), "complete": True, "hashed_bytes": len(data)}
+    ]
     (artifact,) = report["artifacts"]
     assert list(artifact) == ["source", "line", "kind", "valid", "errors", "warnings", "findings", "omitted_findings"]
     assert (artifact["kind"], artifact["valid"], artifact["errors"]) == ("run", False, 1)

@@ -7,6 +7,7 @@ import os
 import time
 from pathlib import Path
 
+import orjson
 import pytest
 
 from evalscore.inputs.paths import expand_paths
@@ -144,7 +145,18 @@ def test_a_number_too_large_for_a_double_is_a_finding_not_a_traceback(tmp_path: 
     path.write_bytes(VALID_RUN.replace(b'"latency_ms": 12', b'"latency_ms": 1e400'))
     (artifact,) = check(path)
     assert codes(artifact) == ["ES002"]
-    assert artifact.findings[0].line is not None
+    assert artifact.findings[0].pointer == "/task_results/0/step_results/0/latency_ms"
+
+
+def test_a_number_too_large_for_a_double_in_free_form_arguments_is_a_finding_too(tmp_path: Path) -> None:
+    # Free-form values accept anything JSON; infinity is not JSON (a writer would turn it into null).
+    path = tmp_path / "huge.json"
+    document = orjson.loads(VALID_RUN)
+    document["adapter"]["config"] = {"knobs": [1, {"x": "1e400 here"}]}
+    path.write_bytes(orjson.dumps(document).replace(b'"1e400 here"', b"-1e400"))
+    (artifact,) = check(path)
+    assert codes(artifact) == ["ES002"]
+    assert artifact.findings[0].pointer == "/adapter/config/knobs/1/x"
 
 
 def test_gzip_compressed_json_and_jsonl_are_read(tmp_path: Path) -> None:
@@ -237,12 +249,3 @@ def test_a_yaml_mapping_key_that_is_not_a_string_is_a_yaml_finding(tmp_path: Pat
 
 def test_a_quoted_numeric_yaml_key_stays_a_string() -> None:
     assert load_yaml(b'"1": x\n') == {"1": "x"}
-
-
-def test_a_repeated_key_is_read_with_its_last_value_and_not_reported(tmp_path: Path) -> None:
-    # Pins a documented limit (README, "Known limits"): if this starts to fail because repeated keys
-    # are now reported, update the README rather than this expectation.
-    path = tmp_path / "run.json"
-    path.write_bytes(VALID_RUN.replace(b'"run_id"', b'"run_id": 1, "run_id"', 1))
-    (artifact,) = check(path)
-    assert codes(artifact) == []

@@ -1,9 +1,13 @@
 """Turn source files into parsed documents, one at a time.
 
 A JSONL file is streamed line by line, so memory does not grow with its
-length; a JSON or YAML file is one document. Every problem becomes a
-syntax finding on the document it concerns, never an exception, so one bad
-file never stops the others from being checked.
+length; a JSON or YAML file is one document. Stdin and a file whose suffix
+announces no format are sniffed: JSONL when the first line is a complete JSON
+value and more lines follow, else one JSON (starts with ``{`` or ``[``) or
+YAML document. Every problem becomes a syntax finding on the document it
+concerns, never an exception, so one bad file never stops the others from
+being checked. Reading stops at ``--max-document-bytes``: the rest of an
+oversized input is never read, not even to hash it (the record says so).
 """
 
 from __future__ import annotations
@@ -11,30 +15,36 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import os
 import sys
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
-import orjson
 import yaml
 
 from evalscore.findings import Finding
-from evalscore.inputs.paths import STDIN, SourceFile, expand_paths
-from evalscore.inputs.yaml_loader import YamlTooLargeError, load_yaml
+from evalscore.inputs import strict_json
+from evalscore.inputs.paths import STDIN, SourceFile, expand_paths, not_regular
+from evalscore.inputs.syntax_error import DocumentSyntaxError
+from evalscore.inputs.yaml_loader import load_yaml
 
 DEFAULT_MAX_DOCUMENT_BYTES: Final = 512 * 1024 * 1024
 _CHUNK: Final = 1024 * 1024
 _BOM: Final = b"\xef\xbb\xbf"
+_JSON_OPENERS: Final = (b"{", b"[")
 
 UNREADABLE = "ES001"
-NOT_JSON = "ES002"
+NOT_JSON = strict_json.NOT_JSON
 NOT_YAML = "ES003"
-NOT_UTF8 = "ES004"
+NOT_UTF8 = strict_json.NOT_UTF8
 NOT_GZIP = "ES007"
 TOO_LARGE = "ES006"
 NO_ARTIFACT = "ES008"
+REPEATED_KEY = strict_json.REPEATED_KEY
+TOO_DEEP = strict_json.TOO_DEEP
+INTERNAL_ERROR = "ES099"
 
 SYNTAX_CODES: Final[dict[str, str]] = {
     UNREADABLE: "input-unreadable",
@@ -44,6 +54,9 @@ SYNTAX_CODES: Final[dict[str, str]] = {
     NOT_GZIP: "not-valid-gzip",
     TOO_LARGE: "document-too-large",
     NO_ARTIFACT: "no-artifact-in-input",
+    REPEATED_KEY: "repeated-key",
+    TOO_DEEP: "nested-too-deep",
+    INTERNAL_ERROR: "internal-error",
 }
 
 
@@ -59,10 +72,16 @@ class Document:
 
 @dataclass(frozen=True, slots=True)
 class InputRecord:
-    """One input as a report names it: where it came from and its exact bytes' digest."""
+    """One input as a report names it: where it came from and its bytes' digest.
+
+    ``complete`` is False when reading stopped at a limit (or the input could not be
+    read to its end): ``sha256`` is then the digest of the first ``hashed_bytes`` bytes.
+    """
 
     path: str
     sha256: str | None
+    complete: bool
+    hashed_bytes: int
 
 
 def syntax_finding(code: str, source: str, line: int | None, message: str, pointer: str = "") -> Finding:
@@ -72,11 +91,12 @@ def syntax_finding(code: str, source: str, line: int | None, message: str, point
 
 
 class _HashingReader(io.RawIOBase):
-    """A raw binary reader that hashes every byte read through it."""
+    """A raw binary reader that hashes and counts every byte read through it."""
 
     def __init__(self, raw: IO[bytes]) -> None:
         self._raw = raw
         self.digest = hashlib.sha256()
+        self.count = 0
 
     def readable(self) -> bool:
         return True
@@ -84,102 +104,118 @@ class _HashingReader(io.RawIOBase):
     def readinto(self, buffer: Any) -> int:
         data = self._raw.read(len(buffer))
         self.digest.update(data)
+        self.count += len(data)
         buffer[: len(data)] = data
         return len(data)
 
-    def drain(self) -> str:
+    def drain(self) -> None:
         while self.read(_CHUNK):
             pass
-        return self.digest.hexdigest()
 
 
-def _utf8_error(data: bytes, source: str, line_offset: int | None) -> Finding | None:
-    """Locate the first byte that is not UTF-8; orjson does not say where it is."""
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        start = error.start
-        column = start - (data.rfind(b"\n", 0, start) + 1) + 1
-        if line_offset is None:
-            line = data.count(b"\n", 0, start) + 1
-            where = f"line {line} column {column}"
-        else:
-            line, where = line_offset, f"column {column}"
-        return syntax_finding(NOT_UTF8, source, line, f"invalid UTF-8 byte 0x{data[start]:02x} ({where})")
-    return None
+@dataclass(slots=True)
+class _Reading:
+    """How far one input was read: ``stopped`` when reading ended before its end, on purpose."""
+
+    stopped: bool = False
 
 
-def _decode_error(error: orjson.JSONDecodeError, data: bytes, source: str, line_offset: int | None) -> Finding:
-    message = str(error)
-    if "UTF-8" in message:
-        located = _utf8_error(data, source, line_offset)
-        if located is not None:
-            return located
-    code = NOT_UTF8 if "UTF-8" in message else NOT_JSON
-    line = error.lineno if line_offset is None else line_offset
-    where = f"column {error.colno}" if line_offset is not None else f"line {error.lineno} column {error.colno}"
-    reason = message.split(": line ", maxsplit=1)[0]
-    return syntax_finding(code, source, line, f"{reason} ({where})")
+def _finding_of(error: DocumentSyntaxError, source: str, jsonl_line: int | None) -> Finding:
+    """A syntax finding from a reader's error; on a JSONL line the line is the file's and only the column is said."""
+    if jsonl_line is not None:
+        where = f" (column {error.column})" if error.column is not None else ""
+        return syntax_finding(error.code, source, jsonl_line, error.reason + where, error.pointer)
+    return syntax_finding(error.code, source, error.line, str(error), error.pointer)
 
 
 def parse_json(data: bytes, source: str, line: int | None = None) -> Document:
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
+    """One JSON document (``line``: its JSONL line). A byte order mark is the caller's to strip:
+    it may only open a file, never a later line."""
     try:
-        return Document(source, line, orjson.loads(data))
-    except orjson.JSONDecodeError as error:
-        return Document(source, line, None, _decode_error(error, data, source, line))
+        return Document(source, line, strict_json.loads(data))
+    except DocumentSyntaxError as error:
+        return Document(source, line, None, _finding_of(error, source, line))
 
 
 def parse_yaml(data: bytes, source: str) -> Document:
     try:
         return Document(source, None, load_yaml(data))
-    except YamlTooLargeError as error:
+    except DocumentSyntaxError as error:
+        return Document(source, error.line, None, _finding_of(error, source, None))
+    except ValueError as error:  # TRANSITIONAL until load_yaml raises DocumentSyntaxError only
         return Document(source, None, None, syntax_finding(TOO_LARGE, source, None, str(error)))
-    except yaml.MarkedYAMLError as error:
+    except yaml.MarkedYAMLError as error:  # TRANSITIONAL
         mark = error.problem_mark
         line = mark.line + 1 if mark is not None else None
         column = f" column {mark.column + 1}" if mark is not None else ""
         reason = error.problem or str(error)
         code = NOT_UTF8 if isinstance(error, yaml.reader.ReaderError) else NOT_YAML
         return Document(source, line, None, syntax_finding(code, source, line, f"{reason} (line {line}{column})"))
-    except yaml.YAMLError as error:
+    except yaml.YAMLError as error:  # TRANSITIONAL
         return Document(source, None, None, syntax_finding(NOT_YAML, source, None, str(error).splitlines()[0]))
 
 
+def _too_large(source: str, line: int | None, limit: int, what: str) -> Document:
+    message = f"{what} is larger than {limit:,} bytes; raise --max-document-bytes to read it"
+    return Document(source, line, None, syntax_finding(TOO_LARGE, source, line, message))
+
+
 def _read_limited(stream: IO[bytes], limit: int) -> bytes | None:
-    data = stream.read(limit + 1)
-    return None if len(data) > limit else data
+    """Up to ``limit`` bytes, read in chunks (never a buffer of ``limit`` bytes up front);
+    None when there are more, of which at most one chunk's worth has been read."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        chunk = stream.read(min(_CHUNK, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return None if size > limit else b"".join(chunks)
+
+
+def _without_bom(data: bytes) -> bytes:
+    return data[len(_BOM) :] if data.startswith(_BOM) else data
 
 
 RawLine = tuple[int, bytes]
 """A JSONL line not parsed yet, with its line number (for parsing in a worker)."""
 
 
-def _jsonl_documents(stream: IO[bytes], source: str, limit: int, raw: bool = False) -> Iterator[Document | RawLine]:
-    number = 0
-    seen_any = False
+def _jsonl_documents(
+    stream: IO[bytes],
+    source: str,
+    limit: int,
+    reading: _Reading,
+    *,
+    raw: bool = False,
+    skippable: bool = True,
+    lines_before: int = 0,
+) -> Iterator[Document | RawLine]:
+    """Each line of a JSONL stream; ``lines_before`` lines were already read (by a sniff).
+
+    A line longer than ``limit`` is refused; the lines after it are still read when
+    the rest of the line can be skipped in finite time (``skippable``: a regular file),
+    else reading stops there (a pipe or a device may never end the line).
+    """
+    number = lines_before
+    seen_any = lines_before > 0
     while True:
         line = stream.readline(limit + 1)
         if not line:
             break
         number += 1
         if len(line) > limit and not line.endswith(b"\n"):
+            yield _too_large(source, number, limit, "line")
+            seen_any = True
+            if not skippable:
+                reading.stopped = True
+                return
             while (rest := stream.readline(_CHUNK)) and not rest.endswith(b"\n"):
                 pass
-            yield Document(
-                source,
-                number,
-                None,
-                syntax_finding(
-                    TOO_LARGE,
-                    source,
-                    number,
-                    f"line is longer than {limit:,} bytes; raise --max-document-bytes to read it",
-                ),
-            )
-            seen_any = True
             continue
+        if number == 1:
+            line = _without_bom(line)
         if not line.strip():
             continue
         seen_any = True
@@ -188,45 +224,103 @@ def _jsonl_documents(stream: IO[bytes], source: str, limit: int, raw: bool = Fal
         yield Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the JSONL input holds no line"))
 
 
-def _whole_document(stream: IO[bytes], file: SourceFile, limit: int) -> Document:
+def _whole_document(stream: IO[bytes], file: SourceFile, limit: int, reading: _Reading) -> Document:
     data = _read_limited(stream, limit)
     if data is None:
-        return Document(
-            file.path,
-            None,
-            None,
-            syntax_finding(
-                TOO_LARGE,
-                file.path,
-                None,
-                f"document is larger than {limit:,} bytes; raise --max-document-bytes to read it",
-            ),
-        )
-    if not data.strip():
-        return Document(file.path, None, None, syntax_finding(NO_ARTIFACT, file.path, None, "the input is empty"))
+        reading.stopped = True
+        return _too_large(file.source, None, limit, "document")
     if file.format == "yaml":
-        return parse_yaml(data, file.path)
-    return parse_json(data, file.path)
+        return _yaml_or_empty(data, file.source)
+    return _json_or_empty(_without_bom(data), file.source)
 
 
-def _stdin_documents(stream: IO[bytes], limit: int) -> Iterator[Document]:
-    data = _read_limited(stream, limit)
-    if data is None:
-        yield Document(
-            STDIN, None, None, syntax_finding(TOO_LARGE, STDIN, None, f"stdin holds more than {limit:,} bytes")
-        )
+def _json_or_empty(data: bytes, source: str) -> Document:
+    if not data.strip():
+        return Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the input is empty"))
+    return parse_json(data, source)
+
+
+def _yaml_or_empty(data: bytes, source: str) -> Document:
+    if not _without_bom(data).strip():
+        return Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the input is empty"))
+    return parse_yaml(data, source)
+
+
+class _Prefixed(io.RawIOBase):
+    """Bytes already read (while sniffing), then the rest of the stream."""
+
+    def __init__(self, prefix: bytes, rest: IO[bytes]) -> None:
+        self._prefix = io.BytesIO(prefix)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readline(self, size: int | None = -1) -> bytes:
+        line = self._prefix.readline(size)
+        if line.endswith(b"\n") or (size is not None and 0 <= size <= len(line)):
+            return line
+        more = self._rest.readline(-1 if size is None or size < 0 else size - len(line))
+        return line + more
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = self._prefix.read(size)
+        if size is None or size < 0:
+            return data + self._rest.read()
+        return data + (self._rest.read(size - len(data)) if len(data) < size else b"")
+
+
+def _is_complete_json(line: bytes) -> bool:
+    """Whether a line holds a whole JSON value by itself (a repeated key or a depth beyond the limit
+    still makes it one: the line is then an invalid document, not part of a larger one)."""
+    try:
+        strict_json.loads(line)
+    except DocumentSyntaxError as error:
+        return error.code in (REPEATED_KEY, TOO_DEEP)
+    return True
+
+
+def _next_content_line(stream: IO[bytes], limit: int, read: list[bytes]) -> bytes | None:
+    """The next line that is not blank (None at the end); every line read is appended to ``read``."""
+    while line := stream.readline(limit + 1):
+        read.append(line)
+        if line.strip():
+            return line
+    return None
+
+
+def _sniffed_documents(
+    stream: IO[bytes], source: str, limit: int, reading: _Reading, *, skippable: bool
+) -> Iterator[Document | RawLine]:
+    read: list[bytes] = []
+    first = _next_content_line(stream, limit, read)
+    if first is None:
+        yield Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the input is empty"))
         return
-    whole = parse_json(data, STDIN)
-    lines = [line for line in data.splitlines() if line.strip()]
-    if whole.syntax is None or len(lines) <= 1:
-        if whole.syntax is not None and not data.strip():
-            yield Document(STDIN, None, None, syntax_finding(NO_ARTIFACT, STDIN, None, "stdin is empty"))
-        else:
-            yield whole
+    if len(first) > limit and not first.endswith(b"\n"):
+        reading.stopped = True
+        yield _too_large(source, None, limit, "the first line")
         return
-    for document in _jsonl_documents(io.BytesIO(data), STDIN, limit):
-        assert isinstance(document, Document)  # raw is off
-        yield document
+    lines_before = len(read)
+    if _is_complete_json(_without_bom(first) if lines_before == 1 else first):
+        second = _next_content_line(stream, limit, read)
+        if second is None:
+            yield _json_or_empty(_without_bom(b"".join(read)), source)
+            return
+        rest = _Prefixed(b"".join(read), stream)
+        yield from _jsonl_documents(rest, source, limit, reading, skippable=skippable)  # type: ignore[arg-type]
+        return
+    so_far = b"".join(read)
+    more = _read_limited(stream, limit - len(so_far)) if len(so_far) <= limit else None
+    if more is None:
+        reading.stopped = True
+        yield _too_large(source, None, limit, "document")
+        return
+    data = _without_bom(so_far + more)
+    if data.lstrip()[:1] in _JSON_OPENERS:
+        yield _json_or_empty(data, source)
+    else:
+        yield _yaml_or_empty(data, source)
 
 
 def read_file_documents(
@@ -236,49 +330,89 @@ def read_file_documents(
 
     With ``raw_jsonl`` a JSONL file's lines come unparsed, for parsing in a worker process.
     """
+    source = file.source
     if file.problem is not None:
         problem = file.problem
-        return iter([Document(file.path, None, None, syntax_finding(UNREADABLE, file.path, None, problem))]), (
-            lambda: InputRecord(file.path, None)
+        return iter([Document(source, None, None, syntax_finding(UNREADABLE, source, None, problem))]), (
+            lambda: InputRecord(source, None, complete=False, hashed_bytes=0)
         )
-    state: dict[str, str | None] = {"sha256": None}
+    reading = _Reading()
+    record = {"value": InputRecord(source, None, complete=False, hashed_bytes=0)}
 
     def documents() -> Iterator[Document | RawLine]:
         try:
-            raw = _open_raw(file.path, stdin)
+            raw = _open_raw(file, stdin)
         except OSError as error:
-            yield Document(file.path, None, None, syntax_finding(UNREADABLE, file.path, None, _os_reason(error)))
+            yield Document(source, None, None, syntax_finding(UNREADABLE, source, None, _os_reason(error)))
             return
         hashing = _HashingReader(raw)
         buffered = io.BufferedReader(hashing, _CHUNK)
         try:
             stream: IO[bytes] = gzip.GzipFile(fileobj=buffered, mode="rb") if file.gzipped else buffered  # type: ignore[assignment]
-            if file.path == STDIN:
-                yield from _stdin_documents(stream, limit)
-            elif file.format == "jsonl":
-                yield from _jsonl_documents(stream, file.path, limit, raw_jsonl)
-            else:
-                yield _whole_document(stream, file, limit)
-            state["sha256"] = hashing.drain()
+            yield from _documents_of(stream, file, limit, reading, raw_jsonl=raw_jsonl, skippable=_is_regular(raw))
+            if not reading.stopped:
+                hashing.drain()
+            record["value"] = InputRecord(
+                source, hashing.digest.hexdigest(), complete=not reading.stopped, hashed_bytes=hashing.count
+            )
         except (gzip.BadGzipFile, EOFError, zlib.error) as error:
             reason = f"not a valid gzip stream: {_os_reason(error)}"
-            yield Document(file.path, None, None, syntax_finding(NOT_GZIP, file.path, None, reason))
+            yield Document(source, None, None, syntax_finding(NOT_GZIP, source, None, reason))
         except OSError as error:
-            yield Document(file.path, None, None, syntax_finding(UNREADABLE, file.path, None, _os_reason(error)))
+            yield Document(source, None, None, syntax_finding(UNREADABLE, source, None, _os_reason(error)))
+        except MemoryError:
+            reason = (
+                "the input does not fit in the memory available; lower --max-document-bytes or raise the memory limit"
+            )
+            yield Document(source, None, None, syntax_finding(TOO_LARGE, source, None, reason))
         finally:
             if raw is not stdin and file.path != STDIN:
                 raw.close()
 
-    return documents(), lambda: InputRecord(file.path, state["sha256"])
+    return documents(), lambda: record["value"]
 
 
-def _open_raw(path: str, stdin: IO[bytes] | None) -> IO[bytes]:
-    """The byte stream behind a source; the caller closes it (never stdin)."""
+def _documents_of(
+    stream: IO[bytes], file: SourceFile, limit: int, reading: _Reading, *, raw_jsonl: bool, skippable: bool
+) -> Iterator[Document | RawLine]:
+    if file.format == "sniff":
+        return _sniffed_documents(stream, file.source, limit, reading, skippable=skippable)
+    if file.format == "jsonl":
+        return _jsonl_documents(stream, file.source, limit, reading, raw=raw_jsonl, skippable=skippable)
+    return iter([_whole_document(stream, file, limit, reading)])
+
+
+class _NotRegularFileError(OSError):
+    """A file met while walking a directory turned out not to be a regular file when opened."""
+
+
+def _open_raw(file: SourceFile, stdin: IO[bytes] | None) -> IO[bytes]:
+    """The byte stream behind a source; the caller closes it (never stdin).
+
+    A walked file is opened without blocking and checked to be a regular file
+    first: a FIFO swapped in after the walk looked must not block the run.
+    """
     if stdin is not None:
         return stdin
-    if path == STDIN:
+    if file.path == STDIN:
         return sys.stdin.buffer
-    return open(path, "rb")
+    if not file.walked:
+        return open(file.path, "rb", buffering=0)
+    descriptor = os.open(file.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    what = not_regular(os.fstat(descriptor).st_mode)
+    if what is not None:
+        os.close(descriptor)
+        raise _NotRegularFileError(f"{what}, not a regular file: skipped")
+    os.set_blocking(descriptor, True)
+    return os.fdopen(descriptor, "rb", buffering=0)
+
+
+def _is_regular(raw: IO[bytes]) -> bool:
+    """True when the rest of the stream can be skipped in finite time (a regular file, or bytes in memory)."""
+    try:
+        return not_regular(os.fstat(raw.fileno()).st_mode) is None
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return isinstance(raw, io.BytesIO)
 
 
 def _os_reason(error: BaseException) -> str:

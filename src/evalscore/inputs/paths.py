@@ -3,24 +3,46 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final, Literal
 
-Format = Literal["json", "jsonl", "yaml"]
+from evalscore.printable import path_text
+
+Format = Literal["json", "jsonl", "yaml", "sniff"]
+"""How to read a source; ``sniff`` (stdin, a file of unknown suffix) decides from the first line."""
 
 STDIN: Final = "-"
 _FORMATS: Final[dict[str, Format]] = {".json": "json", ".jsonl": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
+_FILE_TYPES: Final = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a directory"),
+)
 
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
-    """One file (or stdin) to read, with how to read it."""
+    """One file (or stdin) to read, with how to read it.
+
+    ``path`` opens it; ``source`` names it in findings and reports (the path, with
+    bytes that are not UTF-8 shown as ``\\xNN`` so that every output can carry it).
+    A file met while walking a directory must be a regular file (``walked``): a FIFO
+    there would block the walk forever.
+    """
 
     path: str
     format: Format
     gzipped: bool
     problem: str | None = None  # why it cannot be read, when known before opening
+    walked: bool = False
+
+    @property
+    def source(self) -> str:
+        return path_text(self.path)
 
 
 def classify(path: str) -> tuple[Format, bool] | None:
@@ -35,19 +57,34 @@ def classify(path: str) -> tuple[Format, bool] | None:
     return None
 
 
+def not_regular(mode: int) -> str | None:
+    """What a file that is not a regular file is ("a FIFO"...), or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, name in _FILE_TYPES:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
 def expand_paths(paths: list[str]) -> Iterator[SourceFile]:
-    """Files named directly are read whatever their suffix (JSON by default);
-    directories are walked recursively for the suffixes evalscore reads."""
+    """Files named directly are read whatever their suffix (a suffix that announces no format
+    is sniffed from the content) and whatever they are (a pipe from ``<(cmd)`` is fine);
+    directories are walked recursively for the suffixes evalscore reads, regular files only."""
     for path in paths:
         if path == STDIN:
-            yield SourceFile(STDIN, "json", gzipped=False)
-        elif os.path.isdir(path):
+            yield SourceFile(STDIN, "sniff", gzipped=False)
+            continue
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as error:
+            yield SourceFile(path, "json", gzipped=False, problem=_reason(error))
+            continue
+        if stat.S_ISDIR(mode):
             yield from _walk(path)
-        elif os.path.exists(path):
-            fmt, gzipped = classify(path) or ("json", path.lower().endswith(".gz"))
-            yield SourceFile(path, fmt, gzipped)
         else:
-            yield SourceFile(path, "json", gzipped=False, problem="no such file or directory")
+            fmt, gzipped = classify(path) or ("sniff", path.lower().endswith(".gz"))
+            yield SourceFile(path, fmt, gzipped)
 
 
 def _walk(directory: str) -> Iterator[SourceFile]:
@@ -57,9 +94,20 @@ def _walk(directory: str) -> Iterator[SourceFile]:
         for name in sorted(files):
             announced = classify(name)
             if announced is not None:
-                yield SourceFile(os.path.join(root, name), announced[0], announced[1])
+                yield _walked_file(os.path.join(root, name), *announced)
     for error in errors:
         yield SourceFile(error.filename or directory, "json", gzipped=False, problem=_reason(error))
+
+
+def _walked_file(path: str, fmt: Format, gzipped: bool) -> SourceFile:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as error:
+        return SourceFile(path, fmt, gzipped, problem=_reason(error), walked=True)
+    what = not_regular(mode)
+    if what is not None:
+        return SourceFile(path, fmt, gzipped, problem=f"{what}, not a regular file: skipped", walked=True)
+    return SourceFile(path, fmt, gzipped, walked=True)
 
 
 def _reason(error: OSError) -> str:

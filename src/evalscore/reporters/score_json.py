@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import orjson
-
+from evalscore.json_output import dumps_text
 from evalscore.scoring.report import ScoreReport
 
 
 def render_score_json(report: ScoreReport) -> str:
-    return orjson.dumps(report.to_json_dict(), option=orjson.OPT_INDENT_2).decode() + "\n"
+    return dumps_text(report.to_json_dict())

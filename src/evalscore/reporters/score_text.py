@@ -6,9 +6,9 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from evalscore.reporters._safe_text import shown, shown_message
 from evalscore.scoring.report import RateCount, ScoreReport
 
 RATE_LABELS = (
@@ -75,7 +75,7 @@ def _signals_table(report: ScoreReport) -> Table:
     for tool in signals.by_target_tool:
         name = tool.target_tool if tool.target_tool is not None else "(no target tool)"
         table.add_row(
-            f"  {escape(name)}: approvals / denials, never denied",
+            f"  {shown(name)}: approvals / denials, never denied",
             f"{tool.approvals} / {tool.denials}, {'yes' if tool.never_denied else 'no'}",
         )
     return table
@@ -86,8 +86,8 @@ def _render_findings(console: Console, report: ScoreReport) -> None:
         console.print(f"[bold]Recorded scores that disagree with the evidence[/] ({len(report.disagreements)}):")
         for item in report.disagreements:
             console.print(
-                f"  {escape(item.source)} {escape(item.pointer)}: {escape(item.field)} recorded "
-                f"{escape(repr(item.recorded))}, evidence gives {escape(repr(item.rederived))} "
+                f"  {shown(item.source)} {shown(item.pointer)}: {shown(item.field)} recorded "
+                f"{shown(repr(item.recorded))}, evidence gives {shown(repr(item.rederived))} "
                 f"(under {item.scoring_model})",
                 highlight=False,
             )
@@ -95,7 +95,8 @@ def _render_findings(console: Console, report: ScoreReport) -> None:
         console.print(f"[bold]Refused: not derivable honestly[/] ({len(report.refusals)}):")
         for refusal in report.refusals:
             console.print(
-                f"  {refusal.code} {escape(refusal.source)} {escape(refusal.pointer or '/')}: {escape(refusal.reason)}",
+                f"  {refusal.code} {shown(refusal.source)} {shown(refusal.pointer or '/')}: "
+                f"{shown_message(refusal.reason)}",
                 highlight=False,
             )
 
@@ -110,15 +111,15 @@ def render_score_text(report: ScoreReport, *, color: bool = False, width: int = 
         highlight=False,
     )
     for note in report.notes:
-        console.print(f"note: {escape(note)}", highlight=False)
+        console.print(f"note: {shown_message(note)}", highlight=False)
     console.print(_rates_table(report))
     console.print(_signals_table(report))
     _render_findings(console, report)
     for check in report.decision.checks:
-        console.print(f"  check {check.name}: {check.outcome} - {escape(check.reason)}", highlight=False)
+        console.print(f"  check {shown(check.name)}: {check.outcome} - {shown_message(check.reason)}", highlight=False)
     outcome = report.decision.outcome
     colour = {"pass": "green", "fail": "red", "refused": "yellow"}[outcome]
     console.print(f"[bold {colour}]{outcome.upper()}[/] (exit {report.decision.exit_code})", highlight=False)
     for reason in report.decision.reasons:
-        console.print(f"  {escape(reason)}", highlight=False)
+        console.print(f"  {shown_message(reason)}", highlight=False)
     return buffer.getvalue()

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from evalscore import __version__
 from evalscore.findings import Finding
+from evalscore.json_output import dumps_text
 from evalscore.validation.report import ValidationReport
 from evalscore.validation.summary import ArtifactVerdict, ValidationSummary
 
@@ -47,7 +46,15 @@ def _raw_dict(summary: ValidationSummary) -> dict[str, Any]:
         "evalscore_version": __version__,
         "command": "validate",
         "strict": summary.strict,
-        "inputs": [{"path": record.path, "sha256": record.sha256} for record in summary.inputs],
+        "inputs": [
+            {
+                "path": record.path,
+                "sha256": record.sha256,
+                "complete": record.complete,
+                "hashed_bytes": record.hashed_bytes,
+            }
+            for record in summary.inputs
+        ],
         "artifacts": [_verdict_dict(v, summary.strict) for v in summary.verdicts],
         "summary": {
             "artifacts": len(summary.verdicts),
@@ -55,10 +62,11 @@ def _raw_dict(summary: ValidationSummary) -> dict[str, Any]:
             "invalid": summary.invalid,
             "unreadable": summary.unreadable,
             "warnings": summary.warnings,
+            "internal_errors": summary.internal_errors,
         },
         "exit_code": summary.exit_code,
     }
 
 
 def render_validation_json(summary: ValidationSummary) -> str:
-    return orjson.dumps(validation_json_dict(summary), option=orjson.OPT_INDENT_2).decode() + "\n"
+    return dumps_text(validation_json_dict(summary))

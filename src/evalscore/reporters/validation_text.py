@@ -5,27 +5,28 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
-from rich.markup import escape
 
+from evalscore.reporters._safe_text import shown, shown_message
 from evalscore.validation.summary import ArtifactVerdict, ValidationSummary
 
 
 def _where(verdict: ArtifactVerdict) -> str:
-    return f"{verdict.source}:{verdict.line}" if verdict.line is not None else verdict.source
+    source = shown(verdict.source)
+    return f"{source}:{verdict.line}" if verdict.line is not None else source
 
 
 def _render_verdict(console: Console, verdict: ArtifactVerdict, strict: bool) -> None:
     mark = "[green]ok[/]" if verdict.valid(strict) else "[bold red]INVALID[/]"
     kind = verdict.kind or "unknown kind"
     console.print(
-        f"{mark} {escape(_where(verdict))} ({kind}): {verdict.errors} error(s), {verdict.warnings} warning(s)",
+        f"{mark} {_where(verdict)} ({kind}): {verdict.errors} error(s), {verdict.warnings} warning(s)",
         highlight=False,
     )
     for finding in verdict.findings:
         colour = "red" if finding.is_error else "yellow"
         console.print(
-            f"  [{colour}]{finding.severity}[/] {finding.layer} {finding.code} {escape(finding.pointer or '/')}: "
-            f"{escape(finding.message)}",
+            f"  [{colour}]{finding.severity}[/] {finding.layer} {finding.code} {shown(finding.pointer or '/')}: "
+            f"{shown_message(finding.message)}",
             highlight=False,
         )
     if verdict.omitted:
@@ -41,7 +42,9 @@ def render_validation_text(summary: ValidationSummary, *, color: bool = False, w
     total = len(summary.verdicts)
     valid = total - summary.invalid
     verdict_word = "[green]VALID[/]" if summary.exit_code == 0 else "[bold red]INVALID[/]"
-    if summary.unreadable:
+    if summary.internal_errors:
+        verdict_word = "[bold red]INTERNAL ERROR[/] (a bug in evalscore, see ES099 above)"
+    elif summary.unreadable:
         verdict_word = "[bold red]UNREADABLE INPUT[/]"
     elif not summary.verdicts:
         verdict_word = "[bold red]NO ARTIFACT FOUND[/] (no .json, .jsonl, .yaml or .yml file under the paths)"

@@ -13,8 +13,9 @@ from evalscore.coherence import coherence_findings
 from evalscore.coherence.enforce import DEFERRED
 from evalscore.contract.builder import MODELS, ArtifactKind
 from evalscore.findings import Finding, join_pointer
-from evalscore.inputs.documents import UNREADABLE, Document
+from evalscore.inputs.documents import TOO_LARGE, UNREADABLE, Document
 from evalscore.validation.contract_layer import contract_findings
+from evalscore.validation.internal_error import internal_error_finding
 from evalscore.validation.kinds import detect_kind
 
 KIND_UNKNOWN: Final = "ES005"
@@ -99,6 +100,19 @@ def check_document(
     except ValidationError as error:
         return kind, [*findings, *_model_findings(error)], None
     return kind, findings, model
+
+
+def check_guarded(document: Document, forced_kind: ArtifactKind | None, keep_model: bool) -> CheckedArtifact:
+    """``check_one`` that turns running out of memory into a finding, and a bug into ``ES099``."""
+    try:
+        return check_one(document, forced_kind, keep_model)
+    except MemoryError:
+        message = "the document does not fit in the memory available; lower --max-document-bytes or add memory"
+        finding = Finding("syntax", TOO_LARGE, "error", "", message, document.source, document.line)
+        return CheckedArtifact(document.source, document.line, None, (finding,))
+    except Exception as error:
+        finding = internal_error_finding(error, document.source, document.line)
+        return CheckedArtifact(document.source, document.line, None, (finding,))
 
 
 def check_one(document: Document, forced_kind: ArtifactKind | None, keep_model: bool) -> CheckedArtifact:

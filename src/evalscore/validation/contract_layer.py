@@ -4,25 +4,102 @@ jsonschema-rs decides validity on the hot path; only for a document it
 rejects does the reference ``jsonschema`` library list the errors, ordered
 so that the most useful comes first. A test proves the two give the same
 verdict on every fixture.
+
+A number beyond the range of a double (``1e400``) is valid JSON grammar that
+the parser reads as infinity, a value JSON cannot hold: written back out it
+would become ``null`` ("not observed"). jsonschema-rs rejects infinity under
+every ``type``; the copy of each schema it checks also spells the free-form
+parts (``args``, ``result``, ``config``, ``params``) as "any JSON value", so an
+infinity anywhere makes the document invalid at no cost to valid ones, and the
+explanation then names each such number as a syntax finding.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 import jsonschema
 import jsonschema_rs
 from jsonschema.exceptions import ValidationError, relevance
 
 from evalscore.contract.builder import ArtifactKind, build_schema
-from evalscore.findings import Finding, join_pointer
+from evalscore.findings import Finding, JsonPath, join_pointer, pointer_of
+from evalscore.inputs.strict_json import NOT_JSON
+
+JSON_VALUE_DEF: Final = "evalscore-json-value"
+_JSON_VALUE: Final = {"$ref": f"#/$defs/{JSON_VALUE_DEF}"}
+_CONSTRAINING: Final = frozenset({"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "not"})
 
 
 @cache
 def fast_validator(kind: ArtifactKind) -> Any:
-    return jsonschema_rs.validator_for(build_schema(kind))
+    return jsonschema_rs.validator_for(finite_json_schema(build_schema(kind)))
+
+
+def finite_json_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with every place that accepts any value narrowed to any *JSON* value
+    (a document, as JSON, passes exactly when it passed before)."""
+    narrowed = _narrowed(schema)
+    definitions = dict(narrowed.get("$defs", {}))
+    definitions[JSON_VALUE_DEF] = {
+        "type": ["null", "boolean", "number", "string", "array", "object"],
+        "items": _JSON_VALUE,
+        "additionalProperties": _JSON_VALUE,
+    }
+    return {**narrowed, "$defs": definitions}
+
+
+_SCHEMA_MAPS: Final = ("properties", "$defs", "patternProperties", "dependentSchemas")
+"""Keywords whose value maps names to subschemas."""
+_SCHEMA_LISTS: Final = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SCHEMA_VALUES: Final = ("items", "additionalProperties", "not", "propertyNames", "contains", "if", "then", "else")
+
+
+def _narrowed(schema: Any) -> Any:
+    """One subschema narrowed: where it accepts anything, it now accepts any JSON value."""
+    if schema is True:
+        return _JSON_VALUE
+    if not isinstance(schema, dict):
+        return schema
+    result = dict(schema)
+    for keyword in _SCHEMA_MAPS:
+        if isinstance(result.get(keyword), dict):
+            result[keyword] = {name: _narrowed(sub) for name, sub in result[keyword].items()}
+    for keyword in _SCHEMA_LISTS:
+        if isinstance(result.get(keyword), list):
+            result[keyword] = [_narrowed(sub) for sub in result[keyword]]
+    for keyword in _SCHEMA_VALUES:
+        if keyword in result:
+            result[keyword] = _narrowed(result[keyword])
+    if not _CONSTRAINING & result.keys():
+        result.update(_JSON_VALUE)
+    return result
+
+
+def nonfinite_numbers(document: Any) -> Iterator[str]:
+    """The JSON Pointer of every number in ``document`` that is not finite, in document order."""
+    stack: list[tuple[JsonPath, Any]] = [((), document)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            yield pointer_of(path)
+        elif isinstance(value, dict):
+            stack.extend(((*path, key), item) for key, item in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend(((*path, index), value[index]) for index in reversed(range(len(value))))
+
+
+def _out_of_range(pointer: str) -> Finding:
+    return Finding(
+        layer="syntax",
+        code=NOT_JSON,
+        severity="error",
+        pointer=pointer,
+        message=f"a number beyond the range of a double (read as infinity, which JSON cannot hold) at {pointer or '/'}",
+    )
 
 
 @cache
@@ -58,6 +135,10 @@ def _shorten(message: str) -> str:
 def contract_findings(kind: ArtifactKind, document: Any) -> Iterator[Finding]:
     """Contract findings, the most useful first; none when the document conforms."""
     if is_contract_valid(kind, document):
+        return
+    out_of_range = [_out_of_range(pointer) for pointer in nonfinite_numbers(document)]
+    if out_of_range:
+        yield from out_of_range
         return
     errors = sorted(reference_validator(kind).iter_errors(document), key=_sort_key)
     if not errors:

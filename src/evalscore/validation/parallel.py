@@ -18,7 +18,7 @@ from typing import Final
 
 from evalscore.contract.builder import ArtifactKind
 from evalscore.inputs.documents import Document, parse_json
-from evalscore.validation.checker import CheckedArtifact, check_one
+from evalscore.validation.checker import CheckedArtifact, check_guarded
 
 CHUNK_LINES: Final = 500
 PARALLEL_MIN_BYTES: Final = 16 * 1024 * 1024
@@ -40,7 +40,9 @@ def _check_chunk(source: str, forced_kind: ArtifactKind | None, chunk: Chunk) ->
     gc.disable()
     try:
         return [
-            check_one(item if isinstance(item, Document) else parse_json(item[1], source, item[0]), forced_kind, False)
+            check_guarded(
+                item if isinstance(item, Document) else parse_json(item[1], source, item[0]), forced_kind, False
+            )
             for item in chunk
         ]
     finally:

@@ -16,7 +16,8 @@ from evalscore.inputs.documents import (
     read_file_documents,
 )
 from evalscore.inputs.paths import STDIN, expand_paths
-from evalscore.validation.checker import CheckedArtifact, check_one
+from evalscore.validation.checker import CheckedArtifact, check_guarded
+from evalscore.validation.internal_error import internal_error_finding
 from evalscore.validation.parallel import PARALLEL_MIN_BYTES, can_parallelize, check_lines_in_parallel
 
 
@@ -47,12 +48,21 @@ def check_paths(
         items, record = read_file_documents(
             file, max_document_bytes, stdin if file.path == STDIN else None, raw_jsonl=in_parallel
         )
+        guarded = _guarded_reading(items, file.source)
         if in_parallel:
-            yield from check_lines_in_parallel(file.path, items, forced_kind)
+            yield from check_lines_in_parallel(file.source, guarded, forced_kind)
         else:
-            yield from _check_sequentially(items, forced_kind, keep_models)
+            yield from _check_sequentially(guarded, forced_kind, keep_models)
         if on_input is not None:
             on_input(record())
+
+
+def _guarded_reading(items: Iterator[Document | RawLine], source: str) -> Iterator[Document | RawLine]:
+    """The documents of one input; a bug met while reading it ends that input with ``ES099``, not the run."""
+    try:
+        yield from items
+    except Exception as error:
+        yield Document(source, None, None, internal_error_finding(error, source, None))
 
 
 def _size(path: str) -> int:
@@ -76,7 +86,7 @@ def _check_sequentially(
             if item is None:
                 return
             assert isinstance(item, Document)  # raw lines are only asked for in parallel
-            checked = check_one(item, forced_kind, keep_models)
+            checked = check_guarded(item, forced_kind, keep_models)
         finally:
             if gc_was_enabled:
                 gc.enable()

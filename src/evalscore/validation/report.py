@@ -61,6 +61,11 @@ class InputEntry(_ReportModel):
     """The path as given, or ``-``."""
     sha256: str | None
     """SHA-256 of the bytes read (as on disk, compressed or not); null when it could not be read."""
+    complete: bool
+    """False when reading stopped before the input's end (a document larger than --max-document-bytes,
+    or an input that could not be read): sha256 is then the digest of the first hashed_bytes bytes only."""
+    hashed_bytes: int
+    """How many bytes sha256 covers."""
 
 
 class SummaryEntry(_ReportModel):
@@ -71,6 +76,8 @@ class SummaryEntry(_ReportModel):
     invalid: int
     unreadable: int
     warnings: int
+    internal_errors: int
+    """Artifacts on which evalscore met a bug of its own (ES099): the exit code is then 70."""
 
 
 class ValidationReport(_ReportModel):
@@ -88,8 +95,9 @@ class ValidationReport(_ReportModel):
     """Every artifact checked, in order."""
     summary: SummaryEntry
     """The totals."""
-    exit_code: Literal[0, 1, 2]
-    """0 every artifact valid, 1 any invalid, 2 a usage error, an unreadable path or nothing found."""
+    exit_code: Literal[0, 1, 2, 70]
+    """0 every artifact valid, 1 any invalid, 2 a usage error, an unreadable path or nothing found,
+    70 an internal error (a bug) on some input."""
 
 
 def validation_report_json_schema() -> dict[str, Any]:

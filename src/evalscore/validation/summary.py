@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from evalscore.findings import Finding
-from evalscore.inputs.documents import UNREADABLE, InputRecord
+from evalscore.inputs.documents import INTERNAL_ERROR, UNREADABLE, InputRecord
 from evalscore.validation.checker import CheckedArtifact
+from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR
 
 EXIT_VALID: Final = 0
 EXIT_INVALID: Final = 1
@@ -61,6 +62,10 @@ class ValidationSummary:
         return sum(1 for v in self.verdicts if any(f.code == UNREADABLE for f in v.findings))
 
     @property
+    def internal_errors(self) -> int:
+        return sum(1 for v in self.verdicts if any(f.code == INTERNAL_ERROR for f in v.findings))
+
+    @property
     def invalid(self) -> int:
         return sum(1 for v in self.verdicts if not v.valid(self.strict))
 
@@ -70,6 +75,8 @@ class ValidationSummary:
 
     @property
     def exit_code(self) -> int:
+        if self.internal_errors:
+            return EXIT_INTERNAL_ERROR  # a bug on any input outranks every verdict: nothing may read as fine
         if self.unreadable or not self.verdicts:
             return EXIT_USAGE  # nothing checked must never read as "all valid"
         return EXIT_INVALID if self.invalid else EXIT_VALID
