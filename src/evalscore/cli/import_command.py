@@ -1,21 +1,27 @@
-"""``evalscore import inspect``: Inspect AI logs to Run JSONL, written atomically; exit 0/2/3."""
+"""``evalscore import inspect``: Inspect AI logs to Run JSONL, written atomically; exit 0/2/3 (143 on SIGTERM)."""
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Final
+from typing import Any, Final
 
 import click
 import orjson
 import yaml
 from pydantic import ValidationError
 
+from evalscore.cli.output_file import (
+    EXIT_TERMINATED,
+    STDOUT,
+    AtomicOutput,
+    OutputRefusedError,
+    Terminated,
+    check_output,
+    sigterm_raises,
+)
 from evalscore.importers.inspect import (
     AUTOMATIC_APPROVERS,
     DEFAULT_HUMAN_APPROVERS,
@@ -25,6 +31,7 @@ from evalscore.importers.inspect import (
 )
 from evalscore.inputs.yaml_loader import load_yaml
 from evalscore.models import EvalSuite, Run
+from evalscore.printable import printable, printable_path
 
 EXIT_OK: Final = 0
 EXIT_UNREADABLE: Final = 2
@@ -47,44 +54,75 @@ class _Tally:
     runs: int = 0
     gates: int = 0
     automatic: int = 0
+    superseded: int = 0
 
 
 def run_import_inspect(options: ImportInspectOptions) -> int:
-    """Import every log; write OUT only when all of them import. Returns the exit code."""
+    """Import every log; write OUT only when all of them import. Returns the exit code.
+
+    SIGTERM while importing ends the import with exit 143, the temporary file removed.
+    """
+    with sigterm_raises():
+        try:
+            return _import_all(options)
+        except Terminated:
+            _error(f"terminated (SIGTERM); {printable_path(options.output)} was not written")
+            return EXIT_TERMINATED
+
+
+def _import_all(options: ImportInspectOptions) -> int:
     humans = frozenset(options.human_approvers or DEFAULT_HUMAN_APPROVERS)
+    inputs = (*options.logs, *([options.suite] if options.suite is not None else []))
     try:
         suite = load_suite(options.suite) if options.suite is not None else None
+        target = check_output(options.output, inputs)
     except InspectImportError as error:
-        _error(str(error))
+        _failed(error)
+        return EXIT_UNREADABLE
+    except OutputRefusedError as error:
+        _error(f"{printable_path(error.target)}: {printable(error.reason)}")
         return EXIT_UNREADABLE
     try:
-        sink = _AtomicJsonl(Path(options.output))
+        sink = AtomicOutput(target, inputs)
     except OSError as error:
-        _error(f"{options.output}: cannot write: {error.strerror or error}")
+        _cannot_write(options.output, error)
         return EXIT_UNREADABLE
-    failures: list[InspectImportError] = []
-    tally = _Tally()
     with sink:
-        for log in options.logs:
-            try:
-                run = import_inspect_log(log, human_approvers=humans, suite=suite)
-            except InspectImportError as error:
-                failures.append(error)
-                _error(str(error))
-                continue
-            sink.write(orjson.dumps(run.model_dump(mode="json")) + b"\n")
-            tally = _count(tally, run)
+        tally, failures = _import_into(sink, options.logs, humans, suite)
         if failures:
             sink.discard()
-            _error(f"{len(failures)} of {len(options.logs)} log(s) failed; {options.output} was not written")
+            _error(
+                f"{len(failures)} of {len(options.logs)} log(s) failed; {_output_name(options.output)} was not written"
+            )
             return exit_code_for(failures)
         try:
             sink.commit()
-        except OSError as error:
-            _error(f"{options.output}: cannot write: {error.strerror or error}")
+        except OutputRefusedError as error:
+            _error(f"{printable_path(error.target)}: {printable(error.reason)}")
             return EXIT_UNREADABLE
-    _report(options.output, tally)
+        except OSError as error:
+            _cannot_write(options.output, error)
+            return EXIT_UNREADABLE
+    _report(_output_name(options.output), tally)
     return EXIT_OK
+
+
+def _import_into(
+    sink: AtomicOutput, logs: Iterable[str], humans: frozenset[str], suite: EvalSuite | None
+) -> tuple[_Tally, list[InspectImportError]]:
+    """Each log's Run as one line of ``sink``; every failure is reported as it happens and returned."""
+    failures: list[InspectImportError] = []
+    tally = _Tally()
+    for log in logs:
+        try:
+            run = import_inspect_log(log, human_approvers=humans, suite=suite)
+        except InspectImportError as error:
+            failures.append(error)
+            _failed(error)
+            continue
+        sink.write(orjson.dumps(run.model_dump(mode="json")) + b"\n")
+        tally = _count(tally, run)
+    return tally, failures
 
 
 def exit_code_for(failures: Iterable[InspectImportError]) -> int:
@@ -113,62 +151,54 @@ def load_suite(path: str) -> EvalSuite:
 
 
 def _count(tally: _Tally, run: Run) -> _Tally:
-    automatic = run.adapter.config.get("automatic_approvals")
     return _Tally(
         runs=tally.runs + 1,
         gates=tally.gates + sum(len(step.gate_events) for task in run.task_results for step in task.step_results),
-        automatic=tally.automatic + (len(automatic) if isinstance(automatic, list) else 0),
+        automatic=tally.automatic + _listed(run, "automatic_approvals"),
+        superseded=tally.superseded + sum(entry["superseded_entries"] for entry in _entries(run, "superseded_members")),
     )
+
+
+def _entries(run: Run, key: str) -> list[dict[str, Any]]:
+    value = run.adapter.config.get(key)
+    return [entry for entry in value if isinstance(entry, dict)] if isinstance(value, list) else []
+
+
+def _listed(run: Run, key: str) -> int:
+    value = run.adapter.config.get(key)
+    return len(value) if isinstance(value, list) else 0
 
 
 def _report(output: str, tally: _Tally) -> None:
+    superseded = (
+        f"; {tally.superseded} superseded sample member entr{'y' if tally.superseded == 1 else 'ies'} "
+        "skipped (the last entry of a name is read, as Inspect reads it; listed in adapter.config.superseded_members)"
+        if tally.superseded
+        else ""
+    )
     sys.stderr.write(
         f"{PROG}: wrote {tally.runs} run(s) to {output}: {tally.gates} gate event(s) from approvers counted as "
         f"human, {tally.automatic} automatic approval chain(s) kept in adapter.config; opened_at, "
-        "decision_latency_ms and overseers are not recorded by Inspect and are left null/empty\n"
+        f"decision_latency_ms and overseers are not recorded by Inspect and are left null/empty{superseded}\n"
     )
 
 
+def _output_name(output: str) -> str:
+    """The output as a message shows it: escaped, and standard output by that name."""
+    return "standard output" if output == STDOUT else printable_path(output)
+
+
+def _failed(error: InspectImportError) -> None:
+    _error(f"{printable_path(error.source)}: {printable(error.reason)}")
+
+
+def _cannot_write(output: str, error: OSError) -> None:
+    _error(f"{_output_name(output)}: cannot write: {printable(str(error.strerror or error))}")
+
+
 def _error(message: str) -> None:
+    """One line on stderr; every part taken from a log or a path is escaped by the caller."""
     sys.stderr.write(f"{PROG}: {message}\n")
-
-
-class _AtomicJsonl:
-    """Lines go to a temporary file beside the target; ``commit`` renames it into place, else it is removed."""
-
-    def __init__(self, target: Path) -> None:
-        self._target = target
-        directory = target.parent if str(target.parent) else Path()
-        handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-        self._temp = Path(name)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(handle, 0o666 & ~umask)  # as an ordinary new file would be, not mkstemp's 0600
-        self._file: IO[bytes] = os.fdopen(handle, "wb")
-        self._done = False
-
-    def __enter__(self) -> _AtomicJsonl:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if not self._done:
-            self.discard()
-
-    def write(self, line: bytes) -> None:
-        self._file.write(line)
-
-    def commit(self) -> None:
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self._file.close()
-        os.replace(self._temp, self._target)
-        self._done = True
-
-    def discard(self) -> None:
-        self._file.close()
-        with contextlib.suppress(FileNotFoundError):
-            self._temp.unlink()
-        self._done = True
 
 
 def _check_approvers(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
@@ -186,13 +216,15 @@ def import_group() -> None:
 
 
 @import_group.command("inspect")
-@click.argument("logs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("logs", nargs=-1, required=True, type=click.Path())
 @click.option(
     "-o",
     "--output",
     required=True,
-    type=click.Path(dir_okay=False, writable=True),
-    help="The JSONL file to write, one Run per log; written only when every log imports.",
+    type=click.Path(allow_dash=True, readable=False),
+    help="The JSONL file to write, one Run per log, or - for standard output; written only when every log "
+    "imports. A symbolic link is written through to the file it names; a device, FIFO, socket, directory "
+    "or one of the inputs is refused.",
 )
 @click.option(
     "--human-approver",
@@ -205,7 +237,7 @@ def import_group() -> None:
 )
 @click.option(
     "--suite",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     default=None,
     help="The suite the logs answer (YAML or JSON); checked here, scores are re-derived by `evalscore score`.",
 )
@@ -218,7 +250,13 @@ def inspect_command(logs: tuple[str, ...], output: str, human_approvers: tuple[s
     decided by automatic approvers alone are not gates; they are listed in
     adapter.config.automatic_approvals. Steps carry auto_score null.
 
-    Exit 0 when every log imports, 2 on a usage error or when a log cannot be
-    read, 3 when a log cannot be mapped to a valid Run without inventing data.
+    OUT is written to a temporary file beside it and renamed into place, so it
+    is never half-written; with -o - the lines go to standard output, and only
+    once every log imported. A symbolic link at OUT is written through: the
+    file it names is replaced and the link stays a link.
+
+    Exit 0 when every log imports, 2 on a usage error, when a log cannot be
+    read or when OUT may not be written, 3 when a log cannot be mapped to a
+    valid Run without inventing data, 143 when ended by SIGTERM.
     """
     sys.exit(run_import_inspect(ImportInspectOptions(logs, output, human_approvers, suite)))
