@@ -2,17 +2,51 @@
 
 from __future__ import annotations
 
+import math
 import shutil
 import sys
-from typing import IO, Final
+from typing import IO, Any, Final
 
 import click
 
 from evalscore.contract.builder import ARTIFACT_KINDS
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
 from evalscore.reporters.registry import ReportStyle
+from evalscore.validation.internal_error import request_tracebacks
 
 KIND_CHOICE: Final = click.Choice(list(ARTIFACT_KINDS))
+
+
+class FiniteFloatRange(click.FloatRange):
+    """A number in a range, and a number at all: ``nan`` passes every comparison a range makes,
+    and ``inf`` is no threshold, so both are usage errors."""
+
+    name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+RATE: Final = FiniteFloatRange(0.0, 1.0)
+NON_NEGATIVE: Final = FiniteFloatRange(min=0.0)
+
+
+def _request_tracebacks(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        request_tracebacks()
+
+
+traceback_option = click.option(
+    "--traceback",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_request_tracebacks,
+    help="On an internal error (exit 70), also print the Python traceback, for a bug report.",
+)
 
 max_document_bytes_option = click.option(
     "--max-document-bytes",

@@ -2,26 +2,53 @@
 
 from __future__ import annotations
 
-import os
 import sys
-from typing import Any, Final
+import traceback
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
 from evalscore import __version__
+from evalscore.cli.common import traceback_option
 from evalscore.cli.import_command import import_group
 from evalscore.cli.schema_command import schema_command
 from evalscore.cli.score_command import score_command
 from evalscore.cli.validate_command import validate_command
+from evalscore.printable import printable
+from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, tracebacks_requested
 
-EXIT_INTERNAL_ERROR: Final = 70
+EXIT_INTERRUPTED = 130
 
 
 class _Commands(click.Group):
-    """Turns a bug escaping a command into one line on stderr, never a traceback.
+    """Every way out of a command is one line on stderr with a documented exit code.
 
-    Set EVALSCORE_DEBUG=1 to see the traceback.
+    A usage error shows its message with the text the user typed escaped (a path
+    may hold terminal escape sequences); a bug escaping a command is one line and
+    exit 70, with the traceback only under ``--traceback``.
     """
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            outcome = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as error:
+            error.message = printable(error.message)  # type: ignore[misc]  # click's stubs say Final; it is a plain attribute
+            error.show()
+            sys.exit(error.exit_code)
+        except click.Abort:
+            sys.stderr.write("evalscore: aborted\n")
+            sys.exit(1)
+        if isinstance(outcome, int):  # --help, --version: click's own exits
+            sys.exit(outcome)
+        return outcome
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -30,21 +57,27 @@ class _Commands(click.Group):
             raise
         except KeyboardInterrupt:
             sys.stderr.write("evalscore: interrupted\n")
-            sys.exit(130)
+            sys.exit(EXIT_INTERRUPTED)
         except Exception as error:
-            if os.environ.get("EVALSCORE_DEBUG"):
-                raise
+            if tracebacks_requested():
+                traceback.print_exception(error, file=sys.stderr)
+            summary = printable(f"{type(error).__name__}: {error}".splitlines()[0])[:300]
             sys.stderr.write(
-                f"evalscore: internal error ({type(error).__name__}: {error}); "
-                "this is a bug, please report it (EVALSCORE_DEBUG=1 shows the traceback)\n"
+                f"evalscore: internal error ({summary}); this is a bug, please report it "
+                "(--traceback shows the traceback)\n"
             )
             sys.exit(EXIT_INTERNAL_ERROR)
 
 
 @click.group(cls=_Commands)
 @click.version_option(__version__, prog_name="evalscore")
+@traceback_option
 def main() -> None:
-    """Validate and score recorded AI-agent runs from external deployments."""
+    """Validate and score recorded AI-agent runs from external deployments.
+
+    Exit 70 on an internal error (a bug in evalscore): one line on stderr, the
+    other inputs still checked; --traceback shows the traceback.
+    """
 
 
 main.add_command(validate_command)

@@ -6,19 +6,28 @@ Exit codes: 0 pass, 1 fail, 2 usage error or unreadable path, 3 an input is inva
 
 from __future__ import annotations
 
-import hashlib
+import dataclasses
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
 import click
-import orjson
 from pydantic import ValidationError
 
-from evalscore.cli.common import Progress, max_document_bytes_option, report_style, write_out
+from evalscore import __version__
+from evalscore.cli.common import (
+    NON_NEGATIVE,
+    RATE,
+    Progress,
+    max_document_bytes_option,
+    report_style,
+    traceback_option,
+    write_out,
+)
 from evalscore.findings import Finding
-from evalscore.inputs.documents import InputRecord
+from evalscore.inputs.documents import Document, InputRecord, read_file_documents
+from evalscore.inputs.paths import expand_paths
 from evalscore.models.run import RunOf, ScoringModel
 from evalscore.models.suite import EvalSuite
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
@@ -28,6 +37,8 @@ from evalscore.scoring.join import index_suites
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report
 from evalscore.scoring.signals import SignalParams
 from evalscore.validation.checker import WRONG_KIND, CheckedArtifact
+from evalscore.validation.contract_layer import report_findings
+from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, internal_error_finding
 from evalscore.validation.pipeline import check_paths
 from evalscore.validation.summary import ValidationSummary
 
@@ -120,23 +131,51 @@ def _valid_runs(options: ScoreOptions, inputs: _Inputs) -> Iterator[SourcedRun]:
     progress.done()
 
 
-def _read_baseline(path: str | None) -> tuple[ScoreReport | str | None, InputRef | None]:
+def _read_baseline(path: str | None, limit: int) -> tuple[ScoreReport | str | None, InputRef | None]:
     """The earlier report (or why it cannot be compared with: then the decision is refused),
-    and its input record: the decision depends on it, so the report names its bytes."""
+    and its input record: the decision depends on it, so the report names its bytes.
+
+    A baseline is input like any other: read within ``limit``, with the strict JSON
+    reader, and checked against the published score-report schema before it is believed.
+    """
     if path is None:
         return None, None
+    (file,) = expand_paths([path])
+    documents, record_of = read_file_documents(dataclasses.replace(file, format="json"), limit)
+    document = next(item for item in documents if isinstance(item, Document))
+    for _ in documents:  # the reader ends after its one document; consuming it completes the record
+        pass
+    record = record_of()
+    ref = (
+        InputRef(path=record.path, sha256=record.sha256, kind="baseline") if record.complete and record.sha256 else None
+    )
+    where = f"baseline {record.path}"
+    if document.syntax is not None:
+        return f"{where}: {document.syntax.message}", ref
+    problem = next(report_findings(document.value), None)
+    if problem is not None:
+        return f"{where}: not an evalscore score report: {problem.message}", ref
+    newer = _newer_version(document.value.get("evalscore_version"))
+    if newer is not None:
+        return f"{where}: written by evalscore {newer}, newer than this {__version__}; its rules may differ", ref
     try:
-        with open(path, "rb") as stream:
-            data = stream.read()
-    except OSError as error:
-        return f"baseline {path}: cannot be read ({error.strerror or error})", None
-    record = InputRef(path=path, sha256=hashlib.sha256(data).hexdigest(), kind="baseline")
-    try:
-        return parse_report(orjson.loads(data)), record
-    except orjson.JSONDecodeError as error:
-        return f"baseline {path}: not JSON ({error})", record
+        return parse_report(document.value), ref
     except ValidationError as error:
-        return f"baseline {path}: not an evalscore score report ({error.error_count()} problem(s))", record
+        return f"{where}: not an evalscore score report ({error.error_count()} problem(s))", ref
+
+
+def _version_key(version: str) -> tuple[int, int, int]:
+    major, minor, patch = (
+        int("".join(char for char in part if char.isdigit()) or 0) for part in version.split(".")[:3]
+    )
+    return major, minor, patch
+
+
+def _newer_version(version: object) -> str | None:
+    """The baseline's evalscore version when it is newer than this one (its figures may follow rules unknown here)."""
+    if isinstance(version, str) and _version_key(version) > _version_key(__version__):
+        return version
+    return None
 
 
 def run_score(options: ScoreOptions) -> int:
@@ -148,14 +187,21 @@ def run_score(options: ScoreOptions) -> int:
     for sourced in _valid_runs(options, inputs):
         if inputs.invalid.verdicts:
             continue
-        part = score_run(sourced, index=index, scoring_model=options.scoring_model, signal_params=options.signal_params)
+        try:
+            part = score_run(
+                sourced, index=index, scoring_model=options.scoring_model, signal_params=options.signal_params
+            )
+        except Exception as error:  # a bug on one run: name it, keep checking the others, score nothing
+            finding = internal_error_finding(error, sourced.source, None)
+            inputs.invalid.add(CheckedArtifact(sourced.source, None, None, (finding,)))
+            continue
         partial = merge_partials(partial, part)
     if inputs.invalid.verdicts:
         return _report_invalid(inputs, options, style)
     if not any(kinds & RUN_KINDS for _, kinds in inputs.records):
         sys.stderr.write("evalscore score: no run found under the given paths; nothing was scored\n")
         return EXIT_USAGE
-    baseline, baseline_record = _read_baseline(options.baseline)
+    baseline, baseline_record = _read_baseline(options.baseline, options.max_document_bytes)
     report = build_report(
         partial,
         rederived=index is not None,
@@ -173,17 +219,15 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, style: ReportStyle) 
     """No score is printed over invalid input: the validation findings are, and the exit code says so."""
     summary = inputs.invalid
     summary.inputs.extend(record for record, _ in inputs.records)
-    unreadable = summary.unreadable > 0
     write_out(VALIDATION_REPORTERS[options.output_format](summary, style))
-    sys.stderr.write(
-        "evalscore score: "
-        + ("an input path cannot be read" if unreadable else "an input is invalid")
-        + "; nothing was scored\n"
-    )
-    return EXIT_USAGE if unreadable else EXIT_INVALID_INPUT
-
-
-RATE = click.FloatRange(0.0, 1.0)
+    if summary.internal_errors:
+        problem, code = "evalscore met an internal error (a bug) on an input", EXIT_INTERNAL_ERROR
+    elif summary.unreadable:
+        problem, code = "an input path cannot be read", EXIT_USAGE
+    else:
+        problem, code = "an input is invalid", EXIT_INVALID_INPUT
+    sys.stderr.write(f"evalscore score: {problem}; nothing was scored\n")
+    return code
 
 
 @click.command("score")
@@ -212,14 +256,14 @@ RATE = click.FloatRange(0.0, 1.0)
 )
 @click.option(
     "--fast-approval-floor-ms",
-    type=click.FloatRange(min=0),
+    type=NON_NEGATIVE,
     default=SignalParams().floor_ms,
     show_default=True,
     help="Fast-approval signal: fixed part of the reading time.",
 )
 @click.option(
     "--fast-approval-ms-per-char",
-    type=click.FloatRange(min=0),
+    type=NON_NEGATIVE,
     default=SignalParams().ms_per_char,
     show_default=True,
     help="Fast-approval signal: reading time per character of surfaced text.",
@@ -228,6 +272,7 @@ RATE = click.FloatRange(0.0, 1.0)
     "--format", "output_format", type=click.Choice(sorted(SCORE_REPORTERS)), default="text", show_default=True
 )
 @max_document_bytes_option
+@traceback_option
 def score_command(
     runs: tuple[str, ...],
     suites: tuple[str, ...],
@@ -247,7 +292,8 @@ def score_command(
     plus oversight signals that are reported and never graded.
 
     Exit 0 pass, 1 fail (threshold, regression, or recorded scores that disagree with
-    the evidence), 2 usage error, 3 an input is invalid, 4 refused (not derivable honestly).
+    the evidence), 2 usage error, 3 an input is invalid, 4 refused (not derivable honestly),
+    70 an internal error (a bug; the other inputs are still checked).
     """
     options = ScoreOptions(
         runs=runs,

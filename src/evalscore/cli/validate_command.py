@@ -8,7 +8,14 @@ from dataclasses import dataclass
 
 import click
 
-from evalscore.cli.common import KIND_CHOICE, Progress, max_document_bytes_option, report_style, write_out
+from evalscore.cli.common import (
+    KIND_CHOICE,
+    Progress,
+    max_document_bytes_option,
+    report_style,
+    traceback_option,
+    write_out,
+)
 from evalscore.contract.builder import ArtifactKind
 from evalscore.reporters.registry import VALIDATION_REPORTERS
 from evalscore.validation.checker import CheckedArtifact
@@ -64,6 +71,7 @@ def run_validate(options: ValidateOptions) -> int:
     help="Findings shown per artifact, most useful first; 0 shows all.",
 )
 @max_document_bytes_option
+@traceback_option
 def validate_command(
     paths: tuple[str, ...],
     kind: ArtifactKind | None,
@@ -76,7 +84,8 @@ def validate_command(
 
     PATHS are files, directories (searched for .json, .jsonl, .yaml, .yml,
     optionally .gz) or - for stdin. Exit 0 when every artifact is valid,
-    1 when any is invalid, 2 on a usage error or an unreadable path.
+    1 when any is invalid, 2 on a usage error or an unreadable path, 70 on an
+    internal error (a bug; the other inputs are still checked).
     """
     options = ValidateOptions(paths, kind, output_format, strict, max_errors, max_document_bytes)
     sys.exit(run_validate(options))

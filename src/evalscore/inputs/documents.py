@@ -134,6 +134,8 @@ def parse_json(data: bytes, source: str, line: int | None = None) -> Document:
     try:
         return Document(source, line, strict_json.loads(data))
     except DocumentSyntaxError as error:
+        if line is not None and data.endswith(b"\n"):
+            return parse_json(data.rstrip(b"\r\n"), source, line)  # locate within the line, not on the next
         return Document(source, line, None, _finding_of(error, source, line))
 
 

@@ -38,7 +38,9 @@ HEDGE_PATTERNS: Final = (
 )
 """The hedge regular expressions of SPEC section 4, matched case-insensitively."""
 
-_HEDGES: Final = tuple(re.compile(pattern, re.IGNORECASE) for pattern in HEDGE_PATTERNS)
+_HEDGES: Final = tuple(re.compile(pattern, re.IGNORECASE | re.ASCII) for pattern in HEDGE_PATTERNS)
+"""Case is folded for ASCII letters only, as the rule is written (and as eval-kit reads it): under full
+Unicode folding the long s (U+017F), the Kelvin sign, dotless i and dotted I would match ASCII letters."""
 
 
 @dataclass(frozen=True, slots=True)

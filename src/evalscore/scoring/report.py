@@ -7,15 +7,28 @@ contract of that shape (``schemas/v1/score-report.schema.json``).
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from evalscore.models._base import Dimension
 from evalscore.models.run import ScoringModel
 
 SCORE_REPORT_SCHEMA_ID: Final = "https://evalscore.dev/schemas/v1/score-report.schema.json"
 JSON_SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
+
+Share = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+"""A rate: a share of its denominator, in [0, 1]."""
+Ratio = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+"""Blocker recall: a share too, except that the older arithmetic (basis ``matched``) can pass 1."""
+Grade = Annotated[float, Field(ge=0, le=3, allow_inf_nan=False)]
+"""A mean rubric grade, 0-3."""
+Amount = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+"""A numerator, a denominator or a duration: never negative."""
+Count = Annotated[int, Field(ge=0)]
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+"""A threshold as the caller gave it (the command line takes [0, 1]; the API may ask for the impossible)."""
+PACKAGE_VERSION_PATTERN: Final = r"^[0-9]+\.[0-9]+\.[0-9]+(?:[-+.][0-9A-Za-z.+-]*)?$"
 
 Outcome = Literal["pass", "fail", "refused"]
 ExitCode = Literal[0, 1, 4]
@@ -51,41 +64,41 @@ class SuiteRef(ReportModel):
 class Rates(ReportModel):
     """The rates of SPEC section 4; each is null when its denominator is 0."""
 
-    mandated_compliance_rate: float | None
+    mandated_compliance_rate: Share | None
     """Σhonored / Σrequired over steps with a mandated score."""
-    discretionary_ask_precision: float | None
+    discretionary_ask_precision: Share | None
     """Σmatched / Σasked."""
-    discretionary_blocker_recall: float | None
+    discretionary_blocker_recall: Ratio | None
     """Σaddressed / Σblockers (v3) or Σmatched / Σblockers (older scores); see the basis in counts."""
-    tool_match_accuracy: float | None
+    tool_match_accuracy: Share | None
     """true 1, partial 0.5, false 0, over steps with an auto score."""
-    distraction_detection_rate: float | None
+    distraction_detection_rate: Share | None
     """Caught / steps whose distraction_caught is not null."""
-    golden_truth_pass_rate: float | None
+    golden_truth_pass_rate: Share | None
     """Grades of 2 or more / reviewed steps with a golden-truth grade."""
-    dimension_means: dict[Dimension, float | None]
+    dimension_means: dict[Dimension, Grade | None]
     """Mean grade (0-3) per dimension over the reviewed steps that graded it."""
-    prefilled_ratio: float | None
+    prefilled_ratio: Share | None
     """Pre-filled (LLM-drafted, untouched) reviews / all steps."""
 
 
 class RateCount(ReportModel):
     """The counts behind one rate."""
 
-    numerator: float
+    numerator: Amount
     """What was counted in favour."""
-    denominator: float
+    denominator: Amount
     """What it was counted over; 0 makes the rate null."""
 
 
 class ToolMatchCount(RateCount):
     """The counts behind tool_match_accuracy."""
 
-    true: int
+    true: Count
     """Steps whose tool match is true."""
-    partial: int
+    partial: Count
     """Steps whose tool match is partial (0.5 each)."""
-    false: int
+    false: Count
     """Steps whose tool match is false."""
 
 
@@ -101,15 +114,15 @@ class RecallCount(RateCount):
 class Counts(ReportModel):
     """Step counts and the numerators and denominators behind every rate."""
 
-    total_steps: int
+    total_steps: Count
     """Every step of every run in scope."""
-    reviewed_steps: int
+    reviewed_steps: Count
     """Steps whose human review (score) is not null."""
-    unscored_steps: int
+    unscored_steps: Count
     """Steps with a recorded auto_score of null (recorded figures only)."""
-    refused_steps: int
+    refused_steps: Count
     """Steps whose auto score could not be derived honestly (see refusals)."""
-    scored_steps: int
+    scored_steps: Count
     """Steps with an auto score; the auto-score rates are over these."""
     mandated_compliance_rate: RateCount
     """Σhonored over Σrequired."""
@@ -134,9 +147,9 @@ class ToolSignal(ReportModel):
 
     target_tool: str | None
     """The tool; null for approval requests that named none."""
-    approvals: int
+    approvals: Count
     """Approved approval requests naming it."""
-    denials: int
+    denials: Count
     """Denied approval requests naming it."""
     never_denied: bool
     """True iff none of them was denied."""
@@ -145,30 +158,30 @@ class ToolSignal(ReportModel):
 class SignalThresholds(ReportModel):
     """The fast-approval parameters used."""
 
-    fast_approval_floor_ms: float
+    fast_approval_floor_ms: Amount
     """Milliseconds every decision is allowed regardless of length."""
-    fast_approval_ms_per_char: float
+    fast_approval_ms_per_char: Amount
     """Milliseconds allowed per code point of surfaced text."""
 
 
 class SignalsReport(ReportModel):
     """Oversight signals: reported, never graded; they never change the exit code."""
 
-    resolved_gates: int
+    resolved_gates: Count
     """Gate events whose resolution is not unresolved."""
-    approvals: int
+    approvals: Count
     """Gate events resolved approved."""
-    denials: int
+    denials: Count
     """Gate events resolved denied."""
-    unresolved: int
+    unresolved: Count
     """Gate events left unresolved."""
-    without_overseer: int
+    without_overseer: Count
     """Resolved gates with no distinct overseer."""
-    four_eyes: int
+    four_eyes: Count
     """Resolved gates with two or more distinct overseers (ids normalized: NFKC, trimmed, case-folded)."""
-    latency_unavailable: int
+    latency_unavailable: Count
     """Resolved gates whose latency is unknown (counted here and nowhere else)."""
-    fast_approvals: int
+    fast_approvals: Count
     """Approved approval requests with known latency below floor_ms + ms_per_char x len(surfaced)."""
     never_denied: bool | None
     """Null when no approval request was approved or denied; else true iff none was denied."""
@@ -218,22 +231,22 @@ class RefusalEntry(ReportModel):
     """The task, when one is concerned."""
     step_n: int | None
     """The step, when one is concerned."""
-    steps: int
+    steps: Count
     """How many steps this refusal removes from the auto-score rates."""
 
 
 class DecisionThresholds(ReportModel):
     """The thresholds the decision applied; null when not set."""
 
-    min_mandated_compliance: float | None
+    min_mandated_compliance: Finite | None
     """Lowest acceptable mandated_compliance_rate."""
-    min_tool_match: float | None
+    min_tool_match: Finite | None
     """Lowest acceptable tool_match_accuracy."""
-    min_distraction_catch: float | None
+    min_distraction_catch: Finite | None
     """Lowest acceptable distraction_detection_rate."""
-    max_prefilled_ratio: float | None
+    max_prefilled_ratio: Finite | None
     """Highest acceptable prefilled_ratio."""
-    max_drop: float
+    max_drop: Finite
     """Largest tolerated worsening of a rate against the baseline."""
 
 
@@ -272,7 +285,7 @@ class Decision(ReportModel):
 class ScoreReport(ReportModel):
     """What ``evalscore score`` found."""
 
-    evalscore_version: str
+    evalscore_version: Annotated[str, Field(pattern=PACKAGE_VERSION_PATTERN)]
     """The version of evalscore that computed the report."""
     inputs: list[InputRef]
     """Every input read."""

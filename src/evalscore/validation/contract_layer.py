@@ -25,7 +25,7 @@ import jsonschema
 import jsonschema_rs
 from jsonschema.exceptions import ValidationError, relevance
 
-from evalscore.contract.builder import ArtifactKind, build_schema
+from evalscore.contract.builder import ArtifactKind, build_report_schema, build_schema
 from evalscore.findings import Finding, JsonPath, join_pointer, pointer_of
 from evalscore.inputs.strict_json import NOT_JSON
 
@@ -136,11 +136,31 @@ def contract_findings(kind: ArtifactKind, document: Any) -> Iterator[Finding]:
     """Contract findings, the most useful first; none when the document conforms."""
     if is_contract_valid(kind, document):
         return
+    yield from _explained(reference_validator(kind), document)
+
+
+@cache
+def _report_validators() -> tuple[Any, jsonschema.Draft202012Validator]:
+    schema = build_report_schema()
+    return jsonschema_rs.validator_for(finite_json_schema(schema)), jsonschema.Draft202012Validator(schema)
+
+
+def report_findings(document: Any) -> Iterator[Finding]:
+    """Findings of a document read as an ``evalscore score --format json`` report (a baseline), against
+    its published schema; none when it conforms."""
+    fast, reference = _report_validators()
+    if fast.is_valid(document):
+        return
+    yield from _explained(reference, document)
+
+
+def _explained(reference: jsonschema.Draft202012Validator, document: Any) -> Iterator[Finding]:
+    """Why a document the fast validator rejected is invalid: numbers JSON cannot hold, else the schema's errors."""
     out_of_range = [_out_of_range(pointer) for pointer in nonfinite_numbers(document)]
     if out_of_range:
         yield from out_of_range
         return
-    errors = sorted(reference_validator(kind).iter_errors(document), key=_sort_key)
+    errors = sorted(reference.iter_errors(document), key=_sort_key)
     if not errors:
         yield Finding(
             layer="contract",

@@ -1,0 +1,383 @@
+"""Inputs written to break evalscore: each ends in a documented exit code with a located finding,
+never a traceback, a hang or a value that reads as good news."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from evalscore import __version__
+from evalscore.cli import score_command
+from evalscore.cli.main import main
+from evalscore.inputs.strict_json import MAX_DEPTH
+from evalscore.validation import checker
+
+ROOT = Path(__file__).resolve().parents[2]
+LOG = ROOT / "examples" / "partner-log.jsonl"
+SUITE = ROOT / "examples" / "partner-suite.yaml"
+MINIMAL_RUN = ROOT / "fixtures" / "valid" / "run" / "minimal.json"
+RUN_LINES = LOG.read_bytes().splitlines()
+HANG_SECONDS = 60
+
+
+def invoke(*args: str | Path, stdin: bytes | None = None) -> Result:
+    result = CliRunner().invoke(main, [str(arg) for arg in args], input=stdin)
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return result
+
+
+def validate_json(*args: str | Path, stdin: bytes | None = None) -> tuple[int, dict[str, Any]]:
+    result = invoke("validate", "--format", "json", *args, stdin=stdin)
+    report: dict[str, Any] = json.loads(result.stdout)
+    assert report["exit_code"] == result.exit_code
+    return result.exit_code, report
+
+
+def findings(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [finding for artifact in report["artifacts"] for finding in artifact["findings"]]
+
+
+def evalscore(*args: str | Path, stdin: Any = subprocess.DEVNULL) -> subprocess.CompletedProcess[str]:
+    """The installed command in a process of its own, as a CI job runs it; a hang fails the test."""
+    return subprocess.run(
+        [sys.executable, "-m", "evalscore", *map(str, args)],
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=HANG_SECONDS,
+        check=False,
+    )
+
+
+def nested(depth: int) -> Any:
+    value: Any = "deepest"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# --- depth ------------------------------------------------------------------------------------
+
+
+def test_a_value_at_the_depth_limit_under_a_type_error_is_a_finding_not_a_crash(tmp_path: Path) -> None:
+    document = json.loads(MINIMAL_RUN.read_text())
+    document["run_id"] = nested(MAX_DEPTH - 1)  # the run_id itself sits inside the top-level object
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps(document))
+    code, report = validate_json(path)
+    assert code == 1
+    assert [(f["code"], f["pointer"]) for f in findings(report)] == [("schema.type", "/run_id")]
+
+
+def test_a_value_nested_a_thousand_deep_is_a_located_depth_finding(tmp_path: Path) -> None:
+    path = tmp_path / "deeper.json"
+    path.write_text('{"run_id": ' + "[" * 1000 + '"x"' + "]" * 1000 + "}")
+    code, report = validate_json(path)
+    assert code == 1
+    (finding,) = findings(report)
+    assert (finding["layer"], finding["code"], finding["line"]) == ("syntax", "ES012", 1)
+    assert "200" in finding["message"]
+
+
+def test_deep_free_form_arguments_within_the_limit_score_and_beyond_it_are_invalid(tmp_path: Path) -> None:
+    run = json.loads(RUN_LINES[0])
+    run["task_results"][0]["step_results"][0]["agent_tool_calls"][0]["args"] = {"q": nested(150)}
+    path = tmp_path / "deep-args.jsonl"
+    path.write_text(json.dumps(run) + "\n")
+    assert invoke("score", path, "--suite", SUITE).exit_code in (0, 1)
+    run["task_results"][0]["step_results"][0]["agent_tool_calls"][0]["args"] = {"q": nested(300)}
+    path.write_text(json.dumps(run) + "\n")
+    result = invoke("score", path, "--suite", SUITE)
+    assert result.exit_code == 3
+    assert "ES012" in result.stdout
+
+
+# --- non-UTF-8 names, internal errors ---------------------------------------------------------
+
+
+def test_a_file_name_that_is_not_utf8_is_reported_in_json_with_its_bytes_escaped(tmp_path: Path) -> None:
+    name = os.fsdecode(b"run-\xff.json")
+    path = tmp_path / name
+    path.write_bytes(MINIMAL_RUN.read_bytes())
+    code, report = validate_json(path)
+    assert code == 0
+    (record,) = report["inputs"]
+    assert record["path"].endswith("run-\\xff.json")
+    assert report["artifacts"][0]["source"] == record["path"]
+
+
+def _crash_on(marker: str) -> Any:
+    real = checker.check_document
+
+    def check_document(document: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(document, dict) and document.get("run_id") == marker:
+            raise KeyError("a bug planted by the test")
+        return real(document, *args, **kwargs)
+
+    return check_document
+
+
+def test_an_internal_error_on_one_input_exits_70_and_the_other_inputs_are_still_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("evalscore.validation.checker.check_document", _crash_on("boom"))
+    document = json.loads(MINIMAL_RUN.read_text())
+    (tmp_path / "a-boom.json").write_text(json.dumps({**document, "run_id": "boom"}))
+    (tmp_path / "b-fine.json").write_text(json.dumps(document))
+    (tmp_path / "c-invalid.json").write_text(json.dumps({**document, "run_id": 7}))
+    code, report = validate_json(tmp_path)
+    assert code == 70
+    assert [(a["source"].rsplit("/", 1)[1], a["valid"]) for a in report["artifacts"]] == [
+        ("a-boom.json", False),
+        ("b-fine.json", True),
+        ("c-invalid.json", False),
+    ]
+    assert findings(report)[0]["code"] == "ES099"
+    assert "KeyError" in findings(report)[0]["message"]
+    assert report["summary"]["internal_errors"] == 1
+    text = invoke("validate", tmp_path)
+    assert text.exit_code == 70
+    assert "INTERNAL ERROR" in text.stdout
+
+
+def test_traceback_shows_where_an_internal_error_happened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("evalscore.validation.checker.check_document", _crash_on("boom"))
+    monkeypatch.setenv("EVALSCORE_TRACEBACK", "")  # --traceback sets it; monkeypatch unsets it afterwards
+    document = json.loads(MINIMAL_RUN.read_text())
+    path = tmp_path / "boom.json"
+    path.write_text(json.dumps({**document, "run_id": "boom"}))
+    quiet = CliRunner().invoke(main, ["validate", str(path)])
+    assert "Traceback" not in quiet.output
+    loud = CliRunner().invoke(main, ["validate", "--traceback", str(path)])
+    assert loud.exit_code == 70
+    assert "Traceback" in loud.stderr
+    assert "a bug planted by the test" in loud.stderr
+
+
+def test_an_internal_error_while_scoring_one_run_exits_70_and_scores_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = score_command.score_run
+
+    def score_run(sourced: Any, **options: Any) -> Any:
+        if sourced.run.run_id == "partner-2026-11-02-a":
+            raise ZeroDivisionError("a bug planted by the test")
+        return real(sourced, **options)
+
+    monkeypatch.setattr(score_command, "score_run", score_run)
+    result = invoke("score", LOG, "--suite", SUITE, "--format", "json")
+    assert result.exit_code == 70
+    assert "ES099" in result.stdout
+    assert "internal error" in result.stderr
+
+
+def test_running_out_of_memory_on_one_input_is_a_finding_and_the_next_input_is_checked(tmp_path: Path) -> None:
+    big = tmp_path / "a-big.json"
+    with big.open("wb") as handle:
+        handle.truncate(400 * 1024 * 1024)  # sparse: no disk used, but reading it needs 400 MB
+    small = tmp_path / "b-small.json"
+    small.write_bytes(MINIMAL_RUN.read_bytes())
+    child = textwrap.dedent(
+        """
+        import resource, sys
+        from evalscore.cli.main import main
+        size = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+        cap = size + 200 * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+        sys.argv = ["evalscore", "validate", "--format", "json", sys.argv[1], sys.argv[2]]
+        main()
+        """
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", child, str(big), str(small)],
+        capture_output=True,
+        text=True,
+        timeout=HANG_SECONDS,
+        check=False,
+    )
+    assert "Traceback" not in completed.stderr
+    assert completed.returncode == 1, completed.stderr
+    report = json.loads(completed.stdout)
+    assert [a["valid"] for a in report["artifacts"]] == [False, True]
+    (finding,) = report["artifacts"][0]["findings"]
+    assert finding["code"] == "ES006"
+    assert "memory" in finding["message"]
+
+
+# --- hangs ------------------------------------------------------------------------------------
+
+
+def test_an_endless_device_is_read_only_up_to_the_limit_and_its_hash_says_so() -> None:
+    completed = evalscore("validate", "--format", "json", "--max-document-bytes", "1000", "/dev/zero")
+    assert completed.returncode == 1
+    report = json.loads(completed.stdout)
+    (record,) = report["inputs"]
+    assert record["complete"] is False
+    assert 1000 < record["hashed_bytes"] <= 2 * 1024 * 1024
+    assert [f["code"] for f in findings(report)] == ["ES006"]
+
+
+def test_endless_stdin_is_read_only_up_to_the_limit() -> None:
+    with open("/dev/zero", "rb") as endless:
+        completed = evalscore("validate", "--format", "json", "--max-document-bytes", "1000", "-", stdin=endless)
+    assert completed.returncode == 1
+    report = json.loads(completed.stdout)
+    assert report["inputs"][0]["complete"] is False
+    assert [f["code"] for f in findings(report)] == ["ES006"]
+
+
+def test_a_fifo_met_while_walking_a_directory_is_skipped_with_a_finding(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "a-pipe.json")
+    (tmp_path / "b-run.json").write_bytes(MINIMAL_RUN.read_bytes())
+    completed = evalscore("validate", "--format", "json", tmp_path)
+    assert completed.returncode == 2
+    report = json.loads(completed.stdout)
+    assert [a["valid"] for a in report["artifacts"]] == [False, True]
+    (finding,) = report["artifacts"][0]["findings"]
+    assert finding["code"] == "ES001"
+    assert "a FIFO, not a regular file" in finding["message"]
+
+
+def test_a_baseline_is_bounded_like_any_input(tmp_path: Path) -> None:
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(json.dumps({"evalscore_version": __version__, "padding": "x" * 5000}))
+    result = invoke(
+        "score", LOG, "--suite", SUITE, "--baseline", baseline, "--max-document-bytes", "4000", "--format", "json"
+    )
+    assert result.exit_code == 4
+    report = json.loads(result.stdout)
+    assert any("larger than 4,000 bytes" in reason for reason in report["decision"]["reasons"])
+    assert str(baseline) not in [entry["path"] for entry in report["inputs"]]  # its bytes were not all read
+
+
+# --- options are inputs too -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ("--min-mandated-compliance", "nan"),
+        ("--min-tool-match", "inf"),
+        ("--max-prefilled-ratio", "-inf"),
+        ("--max-drop", "nan"),
+        ("--fast-approval-floor-ms", "inf"),
+        ("--fast-approval-ms-per-char", "nan"),
+    ],
+)
+def test_nan_and_infinities_are_usage_errors(option: tuple[str, str]) -> None:
+    result = invoke("score", LOG, "--suite", SUITE, *option)
+    assert result.exit_code == 2
+    assert "is not a finite number" in result.stderr
+
+
+def test_max_drop_nan_with_a_baseline_is_a_usage_error_not_a_crash(tmp_path: Path) -> None:
+    current = json.loads(invoke("score", LOG, "--suite", SUITE, "--format", "json").stdout)
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(json.dumps(current))
+    result = invoke("score", LOG, "--suite", SUITE, "--baseline", baseline, "--max-drop", "nan")
+    assert result.exit_code == 2
+
+
+def _baseline(tmp_path: Path, change: Any) -> Path:
+    current = json.loads(invoke("score", LOG, "--suite", SUITE, "--format", "json").stdout)
+    change(current)
+    path = tmp_path / "baseline.json"
+    path.write_text(json.dumps(current))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda report: report["rates"].update(mandated_compliance_rate=-5), "/rates/mandated_compliance_rate"),
+        (lambda report: report["rates"].update(tool_match_accuracy=1.5), "/rates/tool_match_accuracy"),
+        (lambda report: report["counts"].update(total_steps=-1), "/counts/total_steps"),
+        (lambda report: report.update(evalscore_version="banana"), "/evalscore_version"),
+        (lambda report: report.update(evalscore_version="99.0.0"), "newer than this"),
+        (lambda report: report.update(extra_key=1), "extra_key"),
+    ],
+)
+def test_a_baseline_out_of_range_or_from_another_tool_version_is_refused(
+    tmp_path: Path, change: Any, said: str
+) -> None:
+    result = invoke("score", LOG, "--suite", SUITE, "--baseline", _baseline(tmp_path, change), "--format", "json")
+    assert result.exit_code == 4
+    reasons = json.loads(result.stdout)["decision"]["reasons"]
+    assert any(said in reason for reason in reasons), reasons
+
+
+def test_a_baseline_with_a_repeated_key_is_refused(tmp_path: Path) -> None:
+    path = _baseline(tmp_path, lambda report: None)
+    text = path.read_text()
+    path.write_text(text.replace('"rates": {', '"rates": {"prefilled_ratio": 0.0, ', 1))
+    result = invoke("score", LOG, "--suite", SUITE, "--baseline", path, "--format", "json")
+    assert result.exit_code == 4
+    assert any("ES011" in r or "repeats the key" in r for r in json.loads(result.stdout)["decision"]["reasons"])
+
+
+# --- stdin is one document unless it is JSONL -------------------------------------------------
+
+
+def test_a_yaml_suite_on_stdin_is_one_document() -> None:
+    code, report = validate_json("-", stdin=SUITE.read_bytes())
+    assert code == 0
+    assert [(a["kind"], a["line"]) for a in report["artifacts"]] == [("eval-suite", None)]
+
+
+def test_truncated_pretty_json_on_stdin_is_one_finding_with_its_line_and_column() -> None:
+    pretty = json.dumps(json.loads(RUN_LINES[0]), indent=2).encode()
+    cut = pretty[: len(pretty) // 2]
+    code, report = validate_json("-", stdin=cut)
+    assert code == 1
+    (finding,) = findings(report)
+    assert finding["code"] == "ES002"
+    assert finding["line"] == cut.count(b"\n") + 1
+    assert f"line {finding['line']} column" in finding["message"]
+
+
+def test_a_file_of_unknown_suffix_is_sniffed_like_stdin(tmp_path: Path) -> None:
+    (tmp_path / "suite.txt").write_bytes(SUITE.read_bytes())
+    (tmp_path / "runs.log").write_bytes(b"\n".join(RUN_LINES) + b"\n")
+    code, report = validate_json(tmp_path / "suite.txt", tmp_path / "runs.log")
+    assert code == 0
+    assert [(a["kind"], a["line"]) for a in report["artifacts"]] == [("eval-suite", None), ("run", 1), ("run", 2)]
+
+
+# --- small inconsistencies --------------------------------------------------------------------
+
+
+def test_a_truncated_jsonl_line_names_the_column_where_it_ends(tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    path.write_bytes(RUN_LINES[0] + b"\n" + RUN_LINES[1][:100] + b"\n")
+    _, report = validate_json(path)
+    (finding,) = findings(report)
+    assert finding["line"] == 2
+    assert "(column 100)" in finding["message"]
+
+
+def test_a_byte_order_mark_opens_a_file_but_not_a_later_line(tmp_path: Path) -> None:
+    bom = b"\xef\xbb\xbf"
+    path = tmp_path / "runs.jsonl"
+    path.write_bytes(bom + RUN_LINES[0] + b"\n" + bom + RUN_LINES[1] + b"\n")
+    _, report = validate_json(path)
+    assert [(a["line"], a["valid"]) for a in report["artifacts"]] == [(1, True), (2, False)]
+    assert [f["code"] for f in findings(report)] == ["ES002"]
+
+
+def test_a_symlink_loop_named_directly_says_what_it_is(tmp_path: Path) -> None:
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(loop)
+    code, report = validate_json(loop)
+    assert code == 2
+    (finding,) = findings(report)
+    assert finding["code"] == "ES001"
+    assert "symbolic links" in finding["message"]
