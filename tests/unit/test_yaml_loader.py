@@ -1,0 +1,584 @@
+"""The suite reader on hostile YAML: each refusal at its boundary, with its code, line, column and pointer."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from evalscore.inputs import yaml_loader
+from evalscore.inputs.strict_json import MAX_DEPTH, loads
+from evalscore.inputs.syntax_error import DocumentSyntaxError
+from evalscore.inputs.yaml_loader import MAX_EXPANDED_NODES, YamlTooLargeError, load_yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+FULL_SUITE = (ROOT / "fixtures" / "valid" / "eval-suite" / "full.yaml").read_bytes()
+
+
+def error_of(data: bytes) -> DocumentSyntaxError:
+    with pytest.raises(DocumentSyntaxError) as raised:
+        load_yaml(data)
+    return raised.value
+
+
+def where(error: DocumentSyntaxError) -> tuple[str, int | None, int | None, str]:
+    return error.code, error.line, error.column, error.pointer
+
+
+def zeros(count: int) -> str:
+    return "/0" * count
+
+
+# --- Depth: no value inside more than MAX_DEPTH sequences and mappings, as in JSON -----------------
+
+
+def flow_sequences(depth: int, inner: bytes = b"1") -> bytes:
+    return b"[" * depth + inner + b"]" * depth
+
+
+def block_sequences(depth: int) -> bytes:
+    return b"- " * depth + b"x\n"
+
+
+def block_mappings(depth: int) -> bytes:
+    return b"".join(b" " * level + b"a:\n" for level in range(depth)) + b" " * depth + b"x\n"
+
+
+def test_the_depth_limit_is_the_json_readers() -> None:
+    assert MAX_DEPTH == 200
+
+
+def test_a_value_inside_200_flow_sequences_is_read() -> None:
+    value = load_yaml(flow_sequences(200))
+    for _ in range(200):
+        (value,) = value
+    assert value == 1
+
+
+def test_a_value_inside_201_flow_sequences_is_too_deep_at_its_place() -> None:
+    assert where(error_of(flow_sequences(201))) == ("ES012", 1, 202, zeros(201))
+
+
+def test_an_empty_collection_inside_200_others_is_read_as_json_reads_it() -> None:
+    for document in (flow_sequences(201, b""), b'{"a": ' * 200 + b"{}" + b"}" * 200):
+        assert load_yaml(document) == loads(document)
+
+
+def test_flow_mappings_201_deep_are_too_deep() -> None:
+    assert load_yaml(b"{a: " * 200 + b"1" + b"}" * 200) is not None
+    assert where(error_of(b"{a: " * 201 + b"1" + b"}" * 201)) == ("ES012", 1, 805, "/a" * 201)
+
+
+@pytest.mark.parametrize("depth", [1000, 100_000])
+def test_flow_nesting_1000_deep_is_too_deep_without_recursion(depth: int) -> None:
+    # The scanner refuses the bracket opened inside 201 others; the pointer is still the value's.
+    assert where(error_of(b"[" * depth)) == ("ES012", 1, 202, zeros(201))
+    assert where(error_of(b"a:\n  - x\n  - " + b"[" * depth)) == ("ES012", 3, 204, "/a/1" + zeros(199))
+
+
+def test_block_sequences_at_the_depth_limit() -> None:
+    value = load_yaml(block_sequences(200))
+    for _ in range(200):
+        (value,) = value
+    assert value == "x"
+    assert where(error_of(block_sequences(201))) == ("ES012", 1, 403, zeros(201))
+    assert where(error_of(block_sequences(1000))) == ("ES012", 1, 403, zeros(201))
+
+
+def test_block_mappings_at_the_depth_limit() -> None:
+    value = load_yaml(block_mappings(200))
+    for _ in range(200):
+        value = value["a"]
+    assert value == "x"
+    assert where(error_of(block_mappings(201))) == ("ES012", 202, 202, "/a" * 201)
+    assert where(error_of(block_mappings(1000))) == ("ES012", 202, 202, "/a" * 201)
+
+
+def test_an_alias_counts_the_depth_of_what_it_names() -> None:
+    anchor = b"a: &a [[[[1]]]]\n"  # its 1 sits inside 4 sequences
+    assert load_yaml(anchor + b"b: " + flow_sequences(195, b"*a"))["a"] == [[[[1]]]]
+    error = error_of(anchor + b"b: " + flow_sequences(196, b"*a"))
+    assert where(error) == ("ES012", 2, 200, "/b" + zeros(196))
+    assert "deeper than 200" in error.reason
+
+
+def test_an_alias_to_an_empty_collection_adds_no_depth() -> None:
+    assert load_yaml(b"a: &a []\nb: " + flow_sequences(199, b"*a")) is not None
+    assert where(error_of(b"a: &a [1]\nb: " + flow_sequences(199, b"*a"))) == ("ES012", 2, 203, "/b" + zeros(199))
+
+
+@pytest.mark.parametrize(
+    ("document", "place"),
+    [(b"a: &a [*a]\n", (1, 8, "/a/0")), (b"a: &a\n  b: [1, *a]\n", (2, 10, "/a/b/1"))],
+)
+def test_an_alias_inside_what_it_names_is_endless_nesting(document: bytes, place: tuple[int, int, str]) -> None:
+    error = error_of(document)
+    assert where(error) == ("ES012", *place)
+    assert "*a" in error.reason
+
+
+@contextmanager
+def recursion_headroom(frames: int) -> Iterator[None]:
+    """Only ``frames`` more Python frames than the caller has: a reader that recursed per level would fail."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack(0)) + frames)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def test_reading_nests_no_python_calls_per_level() -> None:
+    with recursion_headroom(100):
+        assert load_yaml(flow_sequences(200)) is not None
+        assert load_yaml(block_mappings(200)) is not None
+        assert error_of(block_sequences(1000)).code == "ES012"
+        assert error_of(b"[" * 1000).code == "ES012"
+
+
+def best_time(read: Callable[[], object]) -> float:
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        read()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def refused(document: bytes) -> Callable[[], object]:
+    return lambda: error_of(document)
+
+
+def test_a_too_deep_line_costs_about_what_its_valid_twin_costs() -> None:
+    twin = best_time(lambda: load_yaml(flow_sequences(200)))
+    assert best_time(refused(b"[" * 5000)) < 3 * twin + 0.05
+    assert best_time(refused(b"{a: " * 5000)) < 3 * twin + 0.05
+
+
+def test_a_problem_before_the_too_deep_bracket_is_the_one_reported() -> None:
+    # The scanner sees the deep bracket first (it looks ahead on a line); what comes before is read again.
+    repeated = error_of(b"{a: 1, a: 2, b: " + b"[" * 300)
+    assert where(repeated) == ("ES011", 1, 8, "")
+    broken = error_of(b"[a, , " + b"[" * 300)
+    assert where(broken) == ("ES003", 1, 5, "")
+    assert "expected the node content" in broken.reason
+
+
+# --- Repeated keys -------------------------------------------------------------------------------
+
+
+def test_a_repeated_top_level_key_is_refused_with_its_name() -> None:
+    error = error_of(b"a: 1\nb: 2\na: 3\n")
+    assert where(error) == ("ES011", 3, 1, "")
+    assert "'a'" in error.reason
+    assert "repeats" in error.reason
+
+
+def test_a_suite_task_repeating_mandated_gates_is_refused_at_the_task() -> None:
+    gates = b"      mandated_gates:\n        - id: refund-approval\n"
+    assert gates in FULL_SUITE
+    document = FULL_SUITE.replace(gates, b"      mandated_gates: []\n" + gates)
+    assert load_yaml(FULL_SUITE)["suite"]["tasks"][0]["mandated_gates"]
+    error = error_of(document)
+    assert where(error) == ("ES011", 27, 7, "/suite/tasks/0")
+    assert "'mandated_gates'" in error.reason
+
+
+@pytest.mark.parametrize(
+    ("document", "place"),
+    [
+        (b'a: 1\n"a": 2\n', (2, 1, "")),
+        (b"a: 1\n'a': 2\n", (2, 1, "")),
+        (b"{a: 1, b: 2, a: 3}", (1, 14, "")),
+        (b"m:\n  - {x: 1}\n  - {x: 1, x: 2}\n", (3, 12, "/m/1")),
+        (b"k: &k a\nm:\n  *k : 1\n  a: 2\n", (4, 3, "/m")),
+        (b"m:\n  a: 1\n  ? a\n  : 2\n", (3, 5, "/m")),
+        (b"a/b:\n  c~d:\n    e: 1\n    !!str e: 2\n", (4, 5, "/a~1b/c~0d")),
+    ],
+)
+def test_a_key_repeated_as_the_same_string_is_refused(document: bytes, place: tuple[int, int, str]) -> None:
+    assert where(error_of(document)) == ("ES011", *place)
+
+
+def test_a_repeated_key_inside_an_anchor_is_reported_where_the_anchor_is() -> None:
+    assert where(error_of(b"first: &m {a: 1, a: 2}\nsecond: *m\n")) == ("ES011", 1, 18, "/first")
+
+
+def test_the_same_key_in_sibling_mappings_is_not_a_repeat() -> None:
+    assert load_yaml(b"a: {k: 1}\nb: {k: 2}\nc: [{k: 3}, {k: 4}]\n") == {
+        "a": {"k": 1},
+        "b": {"k": 2},
+        "c": [{"k": 3}, {"k": 4}],
+    }
+
+
+def test_merge_keys_do_not_exist() -> None:
+    assert load_yaml(b"base: &b {x: 1}\nm:\n  <<: *b\n  y: 2\n") == {"base": {"x": 1}, "m": {"<<": {"x": 1}, "y": 2}}
+
+
+@pytest.mark.parametrize(
+    ("document", "shown"),
+    [(b"1: x\n", "'1'"), (b"~: x\n", "'~'"), (b"true: x\n", "'true'"), (b"a: &n null\n*n : x\n", "*n")],
+)
+def test_a_mapping_key_that_is_not_a_string_is_refused(document: bytes, shown: str) -> None:
+    error = error_of(document)
+    assert error.code == "ES003"
+    assert f"key {shown} is not a string" in error.reason
+
+
+def test_a_collection_as_key_is_refused_where_it_starts() -> None:
+    assert where(error_of(b"m:\n  ? [a]\n  : x\n")) == ("ES003", 2, 5, "/m")
+    assert where(error_of(b"{[a]: x}")) == ("ES003", 1, 2, "")
+
+
+# --- Tags: JSON's data model only ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (b"!!binary aGVsbG8=", "!!binary"),
+        (b"!!set {x: }", "!!set"),
+        (b"!!timestamp 2024-01-01", "!!timestamp"),
+        (b"!!omap [a: 1]", "!!omap"),
+        (b"!!pairs [a: 1]", "!!pairs"),
+        (b"!!merge <<", "!!merge"),
+        (b"!!value =", "!!value"),
+        (b"!custom x", "!custom"),
+        (b"!!python/object/apply:os.system [echo]", "!!python/object/apply:os.system"),
+        (b"!!python/name:os.system", "!!python/name:os.system"),
+        (b"!<tag:example.com,2000:app/x> y", "tag:example.com,2000:app/x"),
+    ],
+)
+def test_a_tag_outside_json_is_refused_at_the_node(value: bytes, shown: str) -> None:
+    error = error_of(b"a: 1\nb:\n  - " + value + b"\n")
+    assert where(error) == ("ES003", 3, 5, "/b/0")
+    assert f"the tag {shown} is not allowed" in error.reason
+    assert "JSON data" in error.reason
+
+
+def test_a_tag_outside_json_on_a_key_is_refused_at_the_key() -> None:
+    error = error_of(b"m:\n  !!binary aGk=: 1\n")
+    assert where(error) == ("ES003", 2, 3, "/m")
+    assert "!!binary" in error.reason
+
+
+def test_a_redefined_secondary_handle_names_another_tag() -> None:
+    error = error_of(b"%TAG !! tag:example.com,2000:\n---\na: !!int 1\n")
+    assert where(error) == ("ES003", 3, 4, "/a")
+    assert "tag:example.com,2000:int" in error.reason
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (b"!!int abc", "'abc' is not an integer"),
+        (b"!!int 1.5", "'1.5' is not an integer"),
+        (b"!!int 1_000", "'1_000' is not an integer"),
+        (b"!!int 017_", "'017_' is not an integer"),
+        (b"!!bool yes", "'yes' is not a boolean"),
+        (b"!!bool 1", "'1' is not a boolean"),
+        (b"!!float x", "'x' is not a float"),
+        (b"!!float 0x1F", "'0x1F' is not a float"),
+        (b"!!null text", "'text' is not a null"),
+        (b"!!null 0", "'0' is not a null"),
+        (b"!!str {b: 1}", "!!str does not fit a mapping"),
+        (b"!!map [1]", "!!map does not fit a sequence"),
+        (b"!!seq x", "!!seq does not fit a scalar"),
+        (b"!!map x", "!!map does not fit a scalar"),
+    ],
+)
+def test_a_value_that_does_not_fit_its_json_tag_is_refused(value: bytes, reason: str) -> None:
+    error = error_of(b"a: " + value + b"\n")
+    assert where(error) == ("ES003", 1, 4, "/a")
+    assert reason in error.reason
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (b"!!int 0x1F", 31),
+        (b"!!int 017", 17),
+        (b'!!int "12"', 12),
+        (b"!!float 1", 1.0),
+        (b"!!str 12", "12"),
+        (b"!!str", ""),
+        (b"!!bool TRUE", True),
+        (b"!!null ~", None),
+        (b"!!null", None),
+        (b"!!seq [1]", [1]),
+        (b"!!map {b: 1}", {"b": 1}),
+        (b"! 12", "12"),
+        (b"! [1]", [1]),
+        (b"!<tag:yaml.org,2002:int> 7", 7),
+    ],
+)
+def test_a_json_tag_that_fits_is_read(value: bytes, expected: object) -> None:
+    read = load_yaml(b"a: " + value + b"\n")["a"]
+    assert read == expected
+    assert type(read) is type(expected)
+
+
+def test_a_handle_for_the_core_tags_is_the_same_tag() -> None:
+    assert load_yaml(b"%TAG !e! tag:yaml.org,2002:\n---\na: !e!int 12\n") == {"a": 12}
+
+
+# --- The YAML 1.2 core schema --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("017", 17),
+        ("-017", -17),
+        ("+12", 12),
+        ("-0", 0),
+        ("0o17", 15),
+        ("0x1F", 31),
+        ("0xff", 255),
+        ("0" * 5000 + "1", 1),
+        ("1e3", 1000.0),
+        ("-.5", -0.5),
+        ("1.", 1.0),
+        (".5", 0.5),
+        ("+1.5E-3", 0.0015),
+        ("-0.0", -0.0),
+        ("true", True),
+        ("True", True),
+        ("TRUE", True),
+        ("false", False),
+        ("False", False),
+        ("FALSE", False),
+        ("null", None),
+        ("Null", None),
+        ("NULL", None),
+        ("~", None),
+        ("", None),
+        ("1_000", "1_000"),
+        ("1:30", "1:30"),
+        ("0b101", "0b101"),
+        ("0O17", "0O17"),
+        ("0X1F", "0X1F"),
+        ("-0x1", "-0x1"),
+        ("+0o7", "+0o7"),
+        ("0o8", "0o8"),
+        ("0x", "0x"),
+        ("1e", "1e"),
+        (".e3", ".e3"),
+        ("1.0.0", "1.0.0"),
+        ("yes", "yes"),
+        ("No", "No"),
+        ("on", "on"),
+        ("y", "y"),
+        ("tRUE", "tRUE"),
+        ("nULL", "nULL"),
+        (".Nan", ".Nan"),
+        ("+.nan", "+.nan"),
+        ("2024-01-01", "2024-01-01"),
+        ("١٢", "١٢"),
+    ],
+)
+def test_plain_scalars_follow_the_yaml_1_2_core_schema(text: str, expected: object) -> None:
+    read = load_yaml(f"a: {text}\n".encode())["a"]
+    assert read == expected
+    assert type(read) is type(expected)
+    if isinstance(expected, float):
+        assert math.copysign(1, read) == math.copysign(1, expected)
+
+
+@pytest.mark.parametrize("text", ["017", "true", "null", "~", "0x1F", "1.5"])
+def test_a_quoted_scalar_is_a_string(text: str) -> None:
+    assert load_yaml(f"a: '{text}'\nb: \"{text}\"\nc: |\n  {text}\n".encode()) == {
+        "a": text,
+        "b": text,
+        "c": text + "\n",
+    }
+
+
+@pytest.mark.parametrize("text", [".inf", "-.Inf", "+.INF", ".nan", ".NaN", ".NAN", "1e400", "-1e400", "!!float .inf"])
+def test_a_float_json_cannot_hold_is_refused_at_its_place(text: str) -> None:
+    error = error_of(f"a: 1\nb: [x, {text}]\n".encode())
+    assert where(error) == ("ES003", 2, 8, "/b/1")
+    assert "no JSON value" in error.reason
+
+
+def test_the_longest_integer_is_the_json_readers() -> None:
+    longest = "9" * yaml_loader.MAX_INT_DIGITS
+    assert load_yaml(f"a: {longest}\n".encode()) == {"a": int(longest)}
+    for too_long in (
+        "9" * (yaml_loader.MAX_INT_DIGITS + 1),
+        "-1" + "0" * yaml_loader.MAX_INT_DIGITS,
+        "0x" + "f" * 3600,
+    ):
+        error = error_of(f"a: {too_long}\n".encode())
+        assert where(error) == ("ES003", 1, 4, "/a")
+        assert "more than 4300 digits" in error.reason
+
+
+# --- Encoding and characters ---------------------------------------------------------------------
+
+
+def test_bytes_that_are_not_utf8_are_located_at_the_first_bad_byte() -> None:
+    error = error_of(b"a: b\nc: d\xff\n")
+    assert where(error) == ("ES004", 2, 5, "")
+    assert "0xff" in error.reason
+
+
+def test_a_truncated_utf8_sequence_is_located_at_its_first_byte() -> None:
+    assert where(error_of(b"a: b\nc: \xc3\xa9\xc3(\n")) == ("ES004", 2, 6, "")
+
+
+def test_one_byte_order_mark_is_read_past_and_not_counted() -> None:
+    bom = b"\xef\xbb\xbf"
+    assert load_yaml(bom + b"a: 1\n") == {"a": 1}
+    assert where(error_of(bom + b"a: !!binary x\n")) == ("ES003", 1, 4, "/a")
+    assert where(error_of(bom + b"a: \xff\n")) == ("ES004", 1, 4, "")
+    assert where(error_of(bom + bom + b"a: 1\n")) == ("ES003", 1, 1, "")
+
+
+def test_columns_count_characters() -> None:
+    assert where(error_of("é€😀: !!binary x\n".encode())) == ("ES003", 1, 6, "/é€😀")
+
+
+@pytest.mark.parametrize("character", ["\x01", "\x00", "\x7f", "\x1b", "\ufffe"])
+def test_a_character_yaml_forbids_is_located(character: str) -> None:
+    error = error_of(f"a: b\nc: d{character}\n".encode())
+    assert where(error) == ("ES003", 2, 5, "")
+    assert f"U+{ord(character):04X}" in error.reason
+
+
+def test_a_forbidden_character_after_a_windows_line_end_is_located() -> None:
+    assert where(error_of(b"a: b\r\nc: \x01\r\n")) == ("ES003", 2, 4, "")
+
+
+@pytest.mark.parametrize(
+    ("document", "place"),
+    [
+        (b'a: "\\ud800"\n', (1, 5, "/a")),
+        (b'a:\n  - "x \\\\ud800 \\ud83d\\ude00"\n', (2, 16, "/a/0")),
+        (b'a: "\\U0000DC00"\n', (1, 5, "/a")),
+        (b'm:\n  "k\\udfff": 1\n', (2, 5, "/m")),
+        (b'a: "one\n  line \\uD800"\n', (2, 8, "/a")),
+    ],
+)
+def test_a_surrogate_escape_is_refused_where_it_is(document: bytes, place: tuple[int, int, str]) -> None:
+    error = error_of(document)
+    assert where(error) == ("ES003", *place)
+    assert "surrogate" in error.reason
+
+
+def test_escapes_that_name_characters_are_read() -> None:
+    assert load_yaml(b'a: "\\\\ud800 \\U0001F600 \\u00e9 \\x41"\n') == {"a": "\\ud800 😀 é A"}
+
+
+def test_an_escape_beyond_the_last_character_is_refused_where_it_is() -> None:
+    error = error_of(b'a: [1, "x\\U00110000"]\n')
+    assert (error.code, error.line, error.column) == ("ES003", 1, 10)
+    assert "\\U00110000" in error.reason
+
+
+# --- Syntax errors and documents -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("document", "place"),
+    [
+        (b"a: [1, 2\n", (2, 1, "/a")),
+        (b"a: 'x\n", (2, 1, "")),
+        (b"a:\n\t- x\n", (2, 1, "")),
+        (b"a: 1\n- b\n", (2, 1, "")),
+        (b"a: *nowhere\n", (1, 4, "/a")),
+        (b"a: &x 1\nb: &x 2\n", (2, 4, "/b")),
+        (b"a: 1\n---\nb: 2\n", (2, 1, "")),
+        (b"a: 1\n--- x\n", (2, 1, "")),
+    ],
+)
+def test_yaml_that_does_not_parse_is_es003_at_its_place(document: bytes, place: tuple[int, int, str]) -> None:
+    assert where(error_of(document)) == ("ES003", *place)
+
+
+@pytest.mark.parametrize("document", [b"", b"\n  \n", b"# only a comment\n", b"---\n", b"--- ~\n...\n"])
+def test_an_empty_document_is_none(document: bytes) -> None:
+    assert load_yaml(document) is None
+
+
+# --- The alias bomb ------------------------------------------------------------------------------
+
+
+def alias_bomb() -> bytes:
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for previous, name in zip("abcdefgh", "bcdefghi", strict=True):
+        lines.append(f"{name}: &{name} [" + ",".join([f"*{previous}"] * 9) + "]")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_an_alias_bomb_is_refused_at_the_alias_that_crosses_the_limit() -> None:
+    started = time.perf_counter()
+    error = error_of(alias_bomb())
+    assert time.perf_counter() - started < 1.0
+    assert isinstance(error, YamlTooLargeError)
+    assert where(error) == ("ES006", 7, 8, "/g/0")
+    assert f"{MAX_EXPANDED_NODES:,}" in error.reason
+
+
+def test_the_node_limit_counts_every_node_an_alias_repeats(monkeypatch: pytest.MonkeyPatch) -> None:
+    document = b"[&x [1, 2], *x]"  # the outer sequence, [1, 2] twice and its two items twice: 7 nodes
+    monkeypatch.setattr(yaml_loader, "MAX_EXPANDED_NODES", 7)
+    assert load_yaml(document) == [[1, 2], [1, 2]]
+    monkeypatch.setattr(yaml_loader, "MAX_EXPANDED_NODES", 6)
+    assert where(error_of(document)) == ("ES006", 1, 13, "/1")
+
+
+def test_the_node_limit_counts_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yaml_loader, "MAX_EXPANDED_NODES", 5)
+    assert load_yaml(b"{a: 1, b: 2}") == {"a": 1, "b": 2}
+    assert where(error_of(b"{a: 1, b: 2, c: 3}")) == ("ES006", 1, 14, "")
+
+
+# --- Properties ----------------------------------------------------------------------------------
+
+YAML_ALPHABET = [*"[]{}:,-?&*!|>'\"%@#\\ \n\t\rabux0189.eE~+_", "\x01", "\x85", "\u2028", "é", "\ud800"]
+
+
+@given(st.text(alphabet=st.sampled_from(YAML_ALPHABET), max_size=60))
+def test_any_text_is_read_or_refused_with_a_place(text: str) -> None:
+    try:
+        value = load_yaml(text.encode("utf-8", "surrogatepass"))
+    except DocumentSyntaxError as error:
+        refusal = error
+    else:
+        json.dumps(value, allow_nan=False, ensure_ascii=False).encode("utf-8")  # JSON data, UTF-8 text
+        return
+    assert refusal.code in {"ES003", "ES004", "ES006", "ES011", "ES012"}
+    assert refusal.line is not None
+    assert refusal.line >= 1
+    assert refusal.column is not None
+    assert refusal.column >= 1
+
+
+JSON_TEXT = st.text(
+    st.characters(max_codepoint=0xFFFF, exclude_categories=("Cs",), exclude_characters="\x7f\ufffe\uffff"),
+    max_size=12,
+)
+"""Text JSON escapes to ASCII (``json.dumps``) and YAML allows: no DEL, no non-characters, no surrogates."""
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | JSON_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(JSON_TEXT, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(JSON_VALUES)
+def test_json_text_reads_as_the_json_reader_reads_it(value: Any) -> None:
+    document = json.dumps(value).encode()
+    assert load_yaml(document) == loads(document)
