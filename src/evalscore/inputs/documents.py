@@ -102,11 +102,11 @@ class _HashingReader(io.RawIOBase):
         return True
 
     def readinto(self, buffer: Any) -> int:
-        data = self._raw.read(len(buffer))
-        self.digest.update(data)
-        self.count += len(data)
-        buffer[: len(data)] = data
-        return len(data)
+        count = self._raw.readinto(buffer)  # type: ignore[attr-defined]  # every source here is a raw or BytesIO stream
+        if count:
+            self.digest.update(memoryview(buffer)[:count])
+            self.count += count
+        return count or 0
 
     def drain(self) -> None:
         while self.read(_CHUNK):
@@ -162,9 +162,18 @@ def _too_large(source: str, line: int | None, limit: int, what: str) -> Document
     return Document(source, line, None, syntax_finding(TOO_LARGE, source, line, message))
 
 
-def _read_limited(stream: IO[bytes], limit: int) -> bytes | None:
+def _read_limited(stream: IO[bytes], limit: int, size_hint: int | None = None) -> bytes | None:
     """Up to ``limit`` bytes, read in chunks (never a buffer of ``limit`` bytes up front);
-    None when there are more, of which at most one chunk's worth has been read."""
+    None when there are more, of which at most one chunk's worth has been read.
+
+    ``size_hint`` (a regular file's size) lets a file that fits be read in one piece.
+    """
+    if size_hint is not None and size_hint < limit:
+        data = stream.read(size_hint + 1)
+        if len(data) <= size_hint:
+            return data
+        rest = _read_limited(stream, limit - len(data))
+        return None if rest is None else data + rest
     chunks: list[bytes] = []
     size = 0
     while size <= limit:
@@ -226,8 +235,10 @@ def _jsonl_documents(
         yield Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the JSONL input holds no line"))
 
 
-def _whole_document(stream: IO[bytes], file: SourceFile, limit: int, reading: _Reading) -> Document:
-    data = _read_limited(stream, limit)
+def _whole_document(
+    stream: IO[bytes], file: SourceFile, limit: int, reading: _Reading, size_hint: int | None
+) -> Document:
+    data = _read_limited(stream, limit, size_hint)
     if data is None:
         reading.stopped = True
         return _too_large(file.source, None, limit, "document")
@@ -351,7 +362,9 @@ def read_file_documents(
         buffered = io.BufferedReader(hashing, _CHUNK)
         try:
             stream: IO[bytes] = gzip.GzipFile(fileobj=buffered, mode="rb") if file.gzipped else buffered  # type: ignore[assignment]
-            yield from _documents_of(stream, file, limit, reading, raw_jsonl=raw_jsonl, skippable=_is_regular(raw))
+            size = None if file.gzipped else _regular_size(raw)
+            skippable = size is not None or _is_regular(raw)
+            yield from _documents_of(stream, file, limit, reading, raw_jsonl=raw_jsonl, skippable=skippable, size=size)
             if not reading.stopped:
                 hashing.drain()
             record["value"] = InputRecord(
@@ -375,13 +388,22 @@ def read_file_documents(
 
 
 def _documents_of(
-    stream: IO[bytes], file: SourceFile, limit: int, reading: _Reading, *, raw_jsonl: bool, skippable: bool
+    stream: IO[bytes],
+    file: SourceFile,
+    limit: int,
+    reading: _Reading,
+    *,
+    raw_jsonl: bool,
+    skippable: bool,
+    size: int | None,
 ) -> Iterator[Document | RawLine]:
+    """A generator, not a list: a document yielded is held by nobody once the caller drops it."""
     if file.format == "sniff":
-        return _sniffed_documents(stream, file.source, limit, reading, skippable=skippable)
-    if file.format == "jsonl":
-        return _jsonl_documents(stream, file.source, limit, reading, raw=raw_jsonl, skippable=skippable)
-    return iter([_whole_document(stream, file, limit, reading)])
+        yield from _sniffed_documents(stream, file.source, limit, reading, skippable=skippable)
+    elif file.format == "jsonl":
+        yield from _jsonl_documents(stream, file.source, limit, reading, raw=raw_jsonl, skippable=skippable)
+    else:
+        yield _whole_document(stream, file, limit, reading, size)
 
 
 class _NotRegularFileError(OSError):
@@ -407,6 +429,15 @@ def _open_raw(file: SourceFile, stdin: IO[bytes] | None) -> IO[bytes]:
         raise _NotRegularFileError(f"{what}, not a regular file: skipped")
     os.set_blocking(descriptor, True)
     return os.fdopen(descriptor, "rb", buffering=0)
+
+
+def _regular_size(raw: IO[bytes]) -> int | None:
+    """The size of a regular file (None for anything else: a pipe, a device, bytes in memory)."""
+    try:
+        status = os.fstat(raw.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return None
+    return status.st_size if not_regular(status.st_mode) is None else None
 
 
 def _is_regular(raw: IO[bytes]) -> bool:

@@ -77,7 +77,9 @@ def _check_sequentially(
 ) -> Iterator[CheckedArtifact]:
     """The cyclic garbage collector is paused while each document is read, parsed and
     checked: the object graphs are acyclic, and collection during their construction
-    costs more than the work itself. It runs again while the caller holds the result."""
+    costs more than the work itself. It runs again while the caller holds the result; the
+    parsed document is released before that, since all its objects are still in the youngest
+    generation and a collection would walk every one of them for nothing."""
     while True:
         gc_was_enabled = gc.isenabled()
         gc.disable()
@@ -87,6 +89,7 @@ def _check_sequentially(
                 return
             assert isinstance(item, Document)  # raw lines are only asked for in parallel
             checked = check_guarded(item, forced_kind, keep_models)
+            item = None
         finally:
             if gc_was_enabled:
                 gc.enable()
