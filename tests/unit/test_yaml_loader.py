@@ -165,6 +165,10 @@ def test_a_too_deep_line_costs_about_what_its_valid_twin_costs() -> None:
     assert best_time(refused(b"{a: " * 5000)) < 3 * twin + 0.05
 
 
+def test_a_too_deep_bracket_where_a_key_belongs_is_refused_at_the_mapping() -> None:
+    assert where(error_of(b"[" * 200 + b"{[")) == ("ES012", 1, 202, zeros(200))
+
+
 def test_a_problem_before_the_too_deep_bracket_is_the_one_reported() -> None:
     # The scanner sees the deep bracket first (it looks ahead on a line); what comes before is read again.
     repeated = error_of(b"{a: 1, a: 2, b: " + b"[" * 300)
@@ -457,8 +461,10 @@ def test_a_character_yaml_forbids_is_located(character: str) -> None:
     assert f"U+{ord(character):04X}" in error.reason
 
 
-def test_a_forbidden_character_after_a_windows_line_end_is_located() -> None:
-    assert where(error_of(b"a: b\r\nc: \x01\r\n")) == ("ES003", 2, 4, "")
+@pytest.mark.parametrize("line_end", [b"\r\n", b"\r", b"\n"])
+def test_lines_are_counted_as_yaml_counts_them(line_end: bytes) -> None:
+    assert where(error_of(b"a: b" + line_end + b"c: \x01" + line_end)) == ("ES003", 2, 4, "")
+    assert where(error_of(b"a: b" + line_end + b"c: !!set {}" + line_end)) == ("ES003", 2, 4, "/c")
 
 
 @pytest.mark.parametrize(
