@@ -75,3 +75,8 @@ def test_truncated_json_says_the_line_and_a_column_past_the_start() -> None:
 
 def test_integers_of_any_size_are_read_exactly() -> None:
     assert loads(b"[18446744073709551617]") == [18446744073709551617]
+
+
+def test_an_integer_longer_than_pythons_digit_limit_is_not_json_we_read() -> None:
+    assert loads(b"[" + b"9" * 4300 + b"]") == [int("9" * 4300)]
+    assert error_of(b"[" + b"9" * 4301 + b"]").code == "ES002"
