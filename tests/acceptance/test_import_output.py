@@ -70,6 +70,7 @@ def test_dash_refuses_a_standard_output_appending_to_an_input(log: Path, tmp_pat
             [sys.executable, "-m", "evalscore", "import", "inspect", str(log), "-o", "-"],
             stdout=appended,
             stderr=subprocess.PIPE,
+            cwd=tmp_path,  # a broken guard writes a file named "-" there, not in the checkout
             check=False,
             timeout=120,
         )
@@ -217,6 +218,7 @@ def test_sigterm_while_importing_exits_143_and_leaves_no_temporary_file(tmp_path
     out = tmp_path / "out.jsonl"
     process = subprocess.Popen(
         [sys.executable, "-m", "evalscore", "import", "inspect", str(fifo), "-o", str(out)],
+        cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
@@ -249,3 +251,14 @@ def test_a_stale_temporary_file_left_by_sigkill_trips_neither_import_nor_validat
     validated = CliRunner().invoke(main, ["validate", str(tmp_path)])
     assert validated.exit_code == 0, validated.output
     assert "k1ll3d00" not in validated.output
+
+
+def test_a_refused_target_is_named_escaped(log: Path, tmp_path: Path) -> None:
+    target = tmp_path / "out\x1b[2J\n.jsonl"
+    os.mkfifo(target)
+    result = invoke(str(log), "-o", str(target))
+    assert result.exit_code == 2
+    assert error_lines(result) == [
+        f"evalscore import inspect: {tmp_path}/out\\x1b[2J\\n.jsonl: is a named pipe (FIFO); "
+        "evalscore writes only regular files"
+    ]
