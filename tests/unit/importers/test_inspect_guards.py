@@ -316,10 +316,19 @@ def test_the_wall_time_is_the_samples_total_time_in_milliseconds(total_time: flo
     assert mapped(total_time=total_time).step["latency_ms"] == latency
 
 
-@pytest.mark.parametrize("total_time", [-0.001, True, None, "1.5"])
+@pytest.mark.parametrize("total_time", [True, None, "1.5"])
 def test_a_sample_without_a_usable_total_time_is_refused_naming_the_sample(total_time: object) -> None:
     with pytest.raises(SampleMappingError, match=r"^sample 's-1' records no total_time"):
         mapped(total_time=total_time)
+
+
+@pytest.mark.parametrize(("total_time", "shown"), [(-5, "-5"), (-0.001, "-0.001")])
+def test_a_negative_total_time_is_refused_as_negative_with_its_value(total_time: float, shown: str) -> None:
+    with pytest.raises(SampleMappingError) as caught:
+        mapped(total_time=total_time)
+    assert str(caught.value) == (
+        f"sample 's-1' records a negative total_time ({shown} s), so the step's wall time is unknown"
+    )
 
 
 def test_sample_notes_keep_the_error_message_and_the_limit_that_ended_the_sample() -> None:

@@ -194,9 +194,14 @@ def final_output(sample: Mapping[str, Any]) -> str:
 
 def latency_ms(sample: Mapping[str, Any]) -> float:
     total = sample.get("total_time")
-    if isinstance(total, bool) or not isinstance(total, int | float) or total < 0:
+    if isinstance(total, bool) or not isinstance(total, int | float):
         raise SampleMappingError(
             f"sample {sample.get('id')!r} records no total_time, so the step's wall time is unknown"
+        )
+    if total < 0:
+        raise SampleMappingError(
+            f"sample {sample.get('id')!r} records a negative total_time ({total!r} s), "
+            "so the step's wall time is unknown"
         )
     return round(float(total) * 1000.0, 3)  # seconds to ms, without float noise (Inspect keeps ms)
 
