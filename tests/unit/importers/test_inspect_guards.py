@@ -331,6 +331,17 @@ def test_a_negative_total_time_is_refused_as_negative_with_its_value(total_time:
     )
 
 
+@pytest.mark.parametrize("total_time", [10**400, 1e306], ids=["int-beyond-a-double", "ms-beyond-a-double"])
+def test_a_total_time_too_large_for_milliseconds_is_refused_not_a_crash_or_infinity(total_time: float) -> None:
+    with pytest.raises(SampleMappingError) as caught:
+        mapped(total_time=total_time)
+    assert str(caught.value) == "sample 's-1' records a total_time too large to be a duration"
+
+
+def test_the_largest_total_time_whose_milliseconds_are_a_double_is_kept() -> None:
+    assert mapped(total_time=1.7e305).step["latency_ms"] == 1.7e305 * 1000.0
+
+
 def test_sample_notes_keep_the_error_message_and_the_limit_that_ended_the_sample() -> None:
     notes = mapped(
         error={"message": "boom", "traceback": "..."},

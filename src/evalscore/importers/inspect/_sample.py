@@ -11,6 +11,7 @@ control returned to a person).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -203,7 +204,19 @@ def latency_ms(sample: Mapping[str, Any]) -> float:
             f"sample {sample.get('id')!r} records a negative total_time ({total!r} s), "
             "so the step's wall time is unknown"
         )
-    return round(float(total) * 1000.0, 3)  # seconds to ms, without float noise (Inspect keeps ms)
+    milliseconds = finite_milliseconds(total)
+    if milliseconds is None:
+        raise SampleMappingError(f"sample {sample.get('id')!r} records a total_time too large to be a duration")
+    return round(milliseconds, 3)  # without float noise (Inspect keeps ms)
+
+
+def finite_milliseconds(seconds: int | float) -> float | None:
+    """``seconds`` in milliseconds, or None when that is beyond a double (an integer of 400 digits, 1e307 s)."""
+    try:
+        milliseconds = float(seconds) * 1000.0
+    except OverflowError:
+        return None
+    return milliseconds if math.isfinite(milliseconds) else None
 
 
 def sample_notes(sample: Mapping[str, Any]) -> dict[str, Any]:
