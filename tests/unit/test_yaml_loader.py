@@ -513,6 +513,14 @@ def test_yaml_that_does_not_parse_is_es003_at_its_place(document: bytes, place: 
     assert where(error_of(document)) == ("ES003", *place)
 
 
+def test_only_yaml_1_2_is_read() -> None:
+    assert load_yaml(b"%YAML 1.2\n---\na: yes\n") == {"a": "yes"}
+    for version in (b"1.1", b"1.3"):
+        error = error_of(b"# rules\n%YAML " + version + b"\n---\na: yes\n")
+        assert where(error) == ("ES003", 2, 1, "")
+        assert f"%YAML {version.decode()}" in error.reason
+
+
 @pytest.mark.parametrize("document", [b"", b"\n  \n", b"# only a comment\n", b"---\n", b"--- ~\n...\n"])
 def test_an_empty_document_is_none(document: bytes) -> None:
     assert load_yaml(document) is None

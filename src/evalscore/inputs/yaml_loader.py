@@ -36,6 +36,7 @@ import yaml
 from yaml.events import (
     AliasEvent,
     CollectionEndEvent,
+    DocumentStartEvent,
     Event,
     MappingStartEvent,
     NodeEvent,
@@ -180,7 +181,7 @@ def _single_document(events: _Events, builder: _Builder) -> Any:
     events.next_event()  # the stream starts
     if events.check_event(StreamEndEvent):
         return None
-    events.next_event()  # the document starts
+    _check_version(events.next_event())
     value = builder.document()
     events.next_event()  # the document ends
     if not events.check_event(StreamEndEvent):
@@ -189,6 +190,17 @@ def _single_document(events: _Events, builder: _Builder) -> Any:
             NOT_YAML, "a second document starts here (a suite is one YAML document)", *_line_column(mark)
         )
     return value
+
+
+def _check_version(start: Event) -> None:
+    """Only YAML 1.2 (or no ``%YAML`` directive): a reader that honours ``%YAML 1.1`` reads ``yes`` as true."""
+    version = start.version if isinstance(start, DocumentStartEvent) else None
+    if version is not None and version != (1, 2):
+        raise DocumentSyntaxError(
+            NOT_YAML,
+            f"the directive %YAML {version[0]}.{version[1]} asks for other rules than YAML 1.2 (suites are YAML 1.2)",
+            *_line_column(start.start_mark),
+        )
 
 
 class _Events(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
