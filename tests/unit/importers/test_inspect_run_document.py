@@ -108,6 +108,7 @@ def test_the_run_copies_the_eval_header_and_keeps_what_it_cannot_hold_for_a_revi
                     {"task_id": "s-1", "call_id": "r1", "tool": "refund", "reason": "approval reject by human"}
                 ],
                 "sample_notes": [{"task_id": "s-1", "limit": {"type": "operator", "limit": 1}}],
+                "superseded_members": [],
             },
         },
         "task_results": [{"task_id": "s-1", "step_results": [sample.step]}],
@@ -121,6 +122,21 @@ def test_a_header_without_the_optional_provenance_leaves_it_null() -> None:
     assert (config["inspect_version"], config["log_status"], config["approval_policy"]) == (None, None, None)
     assert config["epochs"] == 1
     assert (config["automatic_approvals"], config["calls_not_run"], config["sample_notes"]) == ([], [], [])
+    assert config["superseded_members"] == []
+
+
+def test_superseded_sample_members_are_listed_by_name_with_how_many_entries_were_skipped() -> None:
+    run = run_document(
+        header(),
+        [mapped_sample()],
+        log_format="eval",
+        human_approvers=HUMAN,
+        superseded_members={"samples/b_epoch_1.json": 2, "samples/a_epoch_1.json": 1},
+    )
+    assert run["adapter"]["config"]["superseded_members"] == [
+        {"member": "samples/a_epoch_1.json", "superseded_entries": 1},
+        {"member": "samples/b_epoch_1.json", "superseded_entries": 2},
+    ]
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,8 @@ from evalscore.importers.inspect._open import open_inspect_log
 from evalscore.importers.inspect._run import run_document
 from evalscore.importers.inspect._sample import MappedSample, map_sample
 from evalscore.importers.inspect._suite_hook import apply_suite
+from evalscore.importers.inspect._value_checks import first_unwritable
+from evalscore.inputs.strict_json import MAX_DEPTH
 from evalscore.models import EvalSuite, Run
 
 __all__ = [
@@ -62,11 +64,20 @@ def import_inspect_log(
             mapped.extend(map_sample(sample, humans) for sample in reader.samples())
             if not mapped:
                 raise SampleMappingError("the log holds no samples (was it written without them?)")
-            document = run_document(header, mapped, log_format=reader.log_format, human_approvers=humans)
+            document = run_document(
+                header,
+                mapped,
+                log_format=reader.log_format,
+                human_approvers=humans,
+                superseded_members=reader.superseded_members,
+            )
         except SampleMappingError as error:
             raise UnmappableLogError(source, str(error)) from error
     finally:
         reader.close()
+    unwritable = first_unwritable(document, MAX_DEPTH)
+    if unwritable is not None:
+        raise UnmappableLogError(source, f"the mapped run cannot be written: {unwritable}")
     try:
         run = Run.model_validate(document)
     except ValidationError as error:

@@ -3,30 +3,47 @@
 Members are usually zstd-compressed; see ``_zip_members``. A log still being
 written (or abandoned) has no ``header.json`` yet: its ``_journal/start.json``
 carries the eval spec and plan, without results or stats.
+
+The archive is read as Inspect reads it, and nothing Inspect would not write is
+taken on trust. Inspect repeats a sample member's name on purpose (a re-run
+supersedes the earlier record) and reads the last entry: so does this reader,
+and ``superseded_members`` says which names were superseded, how many times.
+Inspect never leaves two ``header.json`` (or ``_journal/start.json``) entries,
+so two make the log unreadable: which header is the log's would be a guess.
+A member under ``samples/`` that is not exactly ``samples/<name>.json`` (a
+further ``/``, a ``..``, a backslash, a NUL) makes it unreadable too. Every
+member is read as strict JSON (``evalscore.inputs.strict_json``): a repeated
+key, nesting deeper than ``MAX_DEPTH`` or a number beyond a double is refused.
 """
 
 from __future__ import annotations
 
+import re
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any, Final
 
-import orjson
-
 from evalscore.importers.inspect._errors import UnreadableLogError
 from evalscore.importers.inspect._log_reader import LogFormat
-from evalscore.importers.inspect._zip_members import MemberError, latest_members, read_member
+from evalscore.importers.inspect._value_checks import first_non_finite, may_hold_non_finite
+from evalscore.importers.inspect._zip_members import MemberError, latest_members, read_member, superseded_entries
+from evalscore.inputs import strict_json
+from evalscore.inputs.syntax_error import DocumentSyntaxError
 
 HEADER_MEMBER: Final = "header.json"
 START_MEMBER: Final = "_journal/start.json"
 SAMPLES_PREFIX: Final = "samples/"
+HEADER_MEMBERS: Final = (HEADER_MEMBER, START_MEMBER)
+_SAMPLE_NAME: Final = re.compile(r"samples/[^/\\\x00]+\.json")
+_NOT_JSON_CODES: Final = frozenset({strict_json.NOT_JSON, strict_json.NOT_UTF8})
 
 
 class EvalLogReader:
     """An open ``.eval`` log."""
 
     log_format: LogFormat = "eval"
+    superseded_members: Mapping[str, int]
 
     def __init__(self, path: Path) -> None:
         self._source = str(path)
@@ -37,19 +54,23 @@ class EvalLogReader:
         try:
             self._archive = zipfile.ZipFile(self._raw)
             self._members = latest_members(self._archive)
+            self.superseded_members = sample_superseded_entries(self._archive, self._source)
         except (zipfile.BadZipFile, OSError, ValueError) as error:
             self._raw.close()
             raise UnreadableLogError(self._source, f"not a readable .eval (zip) log: {error}") from error
+        except UnreadableLogError:
+            self._raw.close()
+            raise
 
     def header(self) -> dict[str, Any]:
-        for name in (HEADER_MEMBER, START_MEMBER):
+        for name in HEADER_MEMBERS:
             if name in self._members:
                 return self._object(name)
         raise UnreadableLogError(self._source, f"the archive has neither {HEADER_MEMBER} nor {START_MEMBER}")
 
     def samples(self) -> Iterator[dict[str, Any]]:
         for name in list(self._members):
-            if name.startswith(SAMPLES_PREFIX) and name.endswith(".json"):
+            if name.startswith(SAMPLES_PREFIX):
                 yield self._object(name)
 
     def close(self) -> None:
@@ -62,9 +83,45 @@ class EvalLogReader:
         except (MemberError, zipfile.BadZipFile, OSError, EOFError) as error:
             raise UnreadableLogError(self._source, f"{name}: {error}") from error
         try:
-            value = orjson.loads(data)
-        except orjson.JSONDecodeError as error:
-            raise UnreadableLogError(self._source, f"{name}: not valid JSON: {error}") from error
+            value = strict_json.loads(data)
+        except DocumentSyntaxError as error:
+            raise UnreadableLogError(self._source, f"{name}: {syntax_reason(error)}") from error
         if not isinstance(value, dict):
             raise UnreadableLogError(self._source, f"{name}: expected a JSON object, found {type(value).__name__}")
+        pointer = first_non_finite(value) if may_hold_non_finite(data) else None
+        if pointer is not None:
+            raise UnreadableLogError(self._source, f"{name}: the number at {pointer} is beyond the range of a double")
         return value
+
+
+def syntax_reason(error: DocumentSyntaxError) -> str:
+    """The reason strict JSON refused a document: a repeated key or too deep says so itself, the rest is not JSON."""
+    return f"not valid JSON: {error}" if error.code in _NOT_JSON_CODES else str(error)
+
+
+def sample_superseded_entries(archive: zipfile.ZipFile, source: str) -> Mapping[str, int]:
+    """The sample members whose name a later entry supersedes; refuses names and repeats Inspect never writes."""
+    for info in archive.infolist():
+        refuse_unsafe_member_name(info, source)
+    repeated = superseded_entries(archive)
+    for name in HEADER_MEMBERS:
+        if name in repeated:
+            raise UnreadableLogError(
+                source,
+                f"{name}: the archive holds {repeated[name] + 1} entries of that name; "
+                "which one is the log's header is ambiguous",
+            )
+    return {name: count for name, count in repeated.items() if name.startswith(SAMPLES_PREFIX)}
+
+
+def refuse_unsafe_member_name(info: zipfile.ZipInfo, source: str) -> None:
+    """A NUL anywhere (``zipfile`` cuts the name there), or a ``samples/`` member not named ``samples/<name>.json``."""
+    name = info.orig_filename
+    if "\x00" in name:
+        raise UnreadableLogError(source, f"member {name!r}: its name holds a NUL byte")
+    if name.startswith(SAMPLES_PREFIX) and (".." in name or not _SAMPLE_NAME.fullmatch(name)):
+        raise UnreadableLogError(
+            source,
+            f"member {name!r}: not a sample member name (samples/<name>.json, "
+            "with no further /, no .., no backslash, no NUL)",
+        )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Literal, Protocol
 
 LogFormat = Literal["eval", "json"]
@@ -12,6 +12,8 @@ class InspectLogReader(Protocol):
     """An open Inspect log. ``header`` is the log without its samples; ``samples`` streams them."""
 
     log_format: LogFormat
+    superseded_members: Mapping[str, int]
+    """Member names a later entry of the same name supersedes, with how many entries were skipped (``.eval`` only)."""
 
     def header(self) -> dict[str, Any]:
         """``version``, ``status``, ``eval``, ``plan``, ``results``, ``stats``... as the log has them."""

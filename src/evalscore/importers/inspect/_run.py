@@ -8,6 +8,7 @@ the task id is then ``<sample id>#epoch<n>`` for every sample of the log.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Final
 
 from evalscore.importers.inspect._errors import SampleMappingError
@@ -23,6 +24,7 @@ def run_document(
     *,
     log_format: LogFormat,
     human_approvers: Iterable[str],
+    superseded_members: Mapping[str, int] = MappingProxyType({}),
 ) -> dict[str, Any]:
     """The Run as a JSON object, not yet validated."""
     spec = _object(header.get("eval"), "eval")
@@ -39,7 +41,7 @@ def run_document(
         "adapter": {
             "name": adapter_name(spec, header.get("plan")),
             "model": _text(spec.get("model"), "eval.model"),
-            "config": provenance(header, spec, samples, task_ids, log_format, human_approvers),
+            "config": provenance(header, spec, samples, task_ids, log_format, human_approvers, superseded_members),
         },
         "task_results": [
             {"task_id": tid, "step_results": [sample.step]} for tid, sample in zip(task_ids, samples, strict=True)
@@ -80,6 +82,7 @@ def provenance(
     task_ids: Sequence[str],
     log_format: LogFormat,
     human_approvers: Iterable[str],
+    superseded_members: Mapping[str, int] = MappingProxyType({}),
 ) -> dict[str, Any]:
     """What the Run's own fields cannot hold but a reviewer needs: where the data came from and what was left out."""
     config = spec.get("config")
@@ -108,7 +111,13 @@ def provenance(
         "sample_notes": [
             {"task_id": tid, **sample.notes} for tid, sample in zip(task_ids, samples, strict=True) if sample.notes
         ],
+        "superseded_members": superseded(superseded_members),
     }
+
+
+def superseded(members: Mapping[str, int]) -> list[dict[str, Any]]:
+    """Sample members of an ``.eval`` log that a later entry of the same name superseded, by name."""
+    return [{"member": name, "superseded_entries": members[name]} for name in sorted(members)]
 
 
 def _object(value: object, name: str) -> Mapping[str, Any]:

@@ -36,6 +36,14 @@ def latest_members(archive: zipfile.ZipFile) -> dict[str, zipfile.ZipInfo]:
     return members
 
 
+def superseded_entries(archive: zipfile.ZipFile) -> dict[str, int]:
+    """Names written more than once, each with how many of its entries a later one supersedes."""
+    counts: dict[str, int] = {}
+    for info in archive.infolist():
+        counts[info.filename] = counts.get(info.filename, -1) + 1
+    return {name: count for name, count in counts.items() if count}
+
+
 def read_member(archive: zipfile.ZipFile, raw: IO[bytes], info: zipfile.ZipInfo) -> bytes:
     """The uncompressed bytes of one member; ``raw`` is the archive file opened in binary mode."""
     if info.flag_bits & _ENCRYPTED_FLAG:

@@ -1,0 +1,194 @@
+"""Hostile ``.eval`` archives: members read as strict JSON, and only names and repeats Inspect itself writes."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evalscore.importers.inspect import UnreadableLogError
+from evalscore.importers.inspect._eval_format import EvalLogReader
+from evalscore.inputs.strict_json import MAX_DEPTH
+
+HEADER = b'{"version": 2, "eval": {"task": "t"}}'
+
+
+def stored_zip(entries: Sequence[tuple[str | bytes, bytes]]) -> bytes:
+    """A zip of stored members laid out by hand, so that names may repeat or hold any byte."""
+    local_part = bytearray()
+    central_part = bytearray()
+    for name, data in entries:
+        encoded = name.encode() if isinstance(name, str) else name
+        crc = zlib.crc32(data)
+        offset = len(local_part)
+        local_part += struct.pack(
+            "<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0x21, crc, len(data), len(data), len(encoded), 0
+        )
+        local_part += encoded + data
+        central_part += struct.pack(
+            "<IHHHHHHIIIHHHHHII",
+            0x02014B50,
+            20,
+            20,
+            0,
+            0,
+            0,
+            0x21,
+            crc,
+            len(data),
+            len(data),
+            len(encoded),
+            0,
+            0,
+            0,
+            0,
+            0,
+            offset,
+        )
+        central_part += encoded
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), len(central_part), len(local_part), 0)
+    return bytes(local_part + central_part + end)
+
+
+def archive(tmp_path: Path, *entries: tuple[str | bytes, bytes]) -> Path:
+    path = tmp_path / "log.eval"
+    path.write_bytes(stored_zip(entries))
+    return path
+
+
+def read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, int]]:
+    reader = EvalLogReader(path)
+    try:
+        return reader.header(), list(reader.samples()), dict(reader.superseded_members)
+    finally:
+        reader.close()
+
+
+def refusal(path: Path) -> str:
+    with pytest.raises(UnreadableLogError) as caught:
+        read(path)
+    assert "\n" not in str(caught.value)
+    return caught.value.reason
+
+
+def nested(depth: int) -> bytes:
+    """A sample whose deepest value sits inside ``depth`` arrays and objects (the sample object is one)."""
+    return b'{"id": 1, "x": ' + b"[" * (depth - 1) + b"0" + b"]" * (depth - 1) + b"}"
+
+
+# -- members are strict JSON --------------------------------------------------------------------------
+
+
+def test_a_sample_member_that_repeats_a_key_is_refused_naming_member_pointer_and_key(tmp_path: Path) -> None:
+    sample = b'{"id": 1, "events": [{"event": "approval", "decision": "reject", "decision": "approve"}]}'
+    reason = refusal(archive(tmp_path, ("header.json", HEADER), ("samples/1_epoch_1.json", sample)))
+    assert reason.startswith("samples/1_epoch_1.json: the object at /events/0 repeats the key 'decision'")
+
+
+def test_a_header_that_repeats_a_key_is_refused(tmp_path: Path) -> None:
+    header = b'{"eval": {"task": "a"}, "eval": {"task": "b"}}'
+    reason = refusal(archive(tmp_path, ("header.json", header)))
+    assert reason.startswith("header.json: the top-level object repeats the key 'eval'")
+
+
+def test_a_member_may_nest_max_depth_deep_and_not_one_more(tmp_path: Path) -> None:
+    fine = archive(tmp_path, ("header.json", HEADER), ("samples/1_epoch_1.json", nested(MAX_DEPTH)))
+    assert len(read(fine)[1]) == 1
+    deeper = archive(tmp_path, ("header.json", HEADER), ("samples/1_epoch_1.json", nested(MAX_DEPTH + 1)))
+    assert refusal(deeper).startswith("samples/1_epoch_1.json: nested deeper than 200 arrays and objects")
+
+
+@pytest.mark.parametrize(
+    "number",
+    [b"1e400", b"-1e400", b"1e0400", b"1" + b"0" * 400 + b".5", b"18" + b"0" * 208 + b"e99"],
+    ids=["1e400", "-1e400", "leading-zero-exponent", "400-digits", "210-digits-e99"],
+)
+def test_a_number_beyond_a_double_is_refused_not_read_as_infinity(number: bytes, tmp_path: Path) -> None:
+    sample = b'{"id": 1, "total_time": [2, ' + number + b"]}"
+    reason = refusal(archive(tmp_path, ("header.json", HEADER), ("samples/1_epoch_1.json", sample)))
+    assert reason == "samples/1_epoch_1.json: the number at /total_time/1 is beyond the range of a double"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [b'"1e400 and ' + b"9" * 300 + b'"', b"[1e308, " + b"9" * 209 + b"e99, 1e-400]"],
+    ids=["in-a-string", "largest-finite"],
+)
+def test_numbers_that_only_look_large_are_read(text: bytes, tmp_path: Path) -> None:
+    sample = b'{"id": 1, "note": ' + text + b"}"
+    assert read(archive(tmp_path, ("header.json", HEADER), ("samples/1_epoch_1.json", sample)))[1][0]["id"] == 1
+
+
+def test_a_member_that_is_not_json_says_so(tmp_path: Path) -> None:
+    reason = refusal(archive(tmp_path, ("header.json", b'{"eval": ')))
+    assert reason.startswith("header.json: not valid JSON: ")
+
+
+# -- member names -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "samples/../x",
+        "samples/../x.json",
+        "samples/a..b.json",
+        "samples/a/b.json",
+        "samples/a\\b.json",
+        "samples/x.txt",
+        "samples/",
+        "samples/.json",
+    ],
+)
+def test_a_samples_member_not_named_samples_name_json_makes_the_log_unreadable(name: str, tmp_path: Path) -> None:
+    reason = refusal(archive(tmp_path, ("header.json", HEADER), (name, b'{"id": 1}')))
+    assert reason.startswith(f"member {name!r}: not a sample member name")
+
+
+def test_a_nul_in_a_member_name_is_refused_before_zipfile_cuts_the_name_there(tmp_path: Path) -> None:
+    reason = refusal(archive(tmp_path, ("header.json", HEADER), (b"header.json\x00.txt", b'{"eval": {"task": "x"}}')))
+    assert reason == "member 'header.json\\x00.txt': its name holds a NUL byte"
+
+
+def test_members_outside_samples_are_not_read_whatever_their_name(tmp_path: Path) -> None:
+    path = archive(tmp_path, ("header.json", HEADER), ("../samples/x.json", b"not json"), ("Samples/y.json", b"!"))
+    assert read(path) == ({"version": 2, "eval": {"task": "t"}}, [], {})
+
+
+# -- repeated names -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["header.json", "_journal/start.json"])
+def test_a_repeated_header_member_is_refused_as_ambiguous(name: str, tmp_path: Path) -> None:
+    path = archive(tmp_path, (name, HEADER), ("samples/1_epoch_1.json", b'{"id": 1}'), (name, HEADER))
+    assert (
+        refusal(path) == f"{name}: the archive holds 2 entries of that name; which one is the log's header is ambiguous"
+    )
+
+
+def test_a_repeated_sample_member_reads_its_last_entry_and_says_how_many_it_superseded(tmp_path: Path) -> None:
+    path = archive(
+        tmp_path,
+        ("header.json", HEADER),
+        ("samples/1_epoch_1.json", b'{"id": 1, "try": 1}'),
+        ("samples/2_epoch_2.json", b'{"id": 2}'),
+        ("samples/1_epoch_1.json", b'{"id": 1, "try": 2}'),
+        ("samples/1_epoch_1.json", b'{"id": 1, "try": 3}'),
+    )
+    _, samples, superseded = read(path)
+    assert samples == [{"id": 2}, {"id": 1, "try": 3}]
+    assert superseded == {"samples/1_epoch_1.json": 2}
+
+
+def test_repeated_members_that_are_never_read_are_not_reported(tmp_path: Path) -> None:
+    path = archive(
+        tmp_path,
+        ("header.json", HEADER),
+        ("_journal/summaries/1.json", b"[]"),
+        ("_journal/summaries/1.json", b"[]"),
+    )
+    assert read(path)[2] == {}
