@@ -21,6 +21,8 @@ what would cost without bound:
   ``!!merge``, ``!custom``, ``!!python/...``), a value that does not fit its
   tag, ``.inf``/``.nan`` and floats beyond a double, an integer longer than the
   JSON reader takes, and a ``\\ud800`` escape (``ES003``): none has a JSON value;
+- a ``%YAML`` directive other than 1.2, a second document, a second byte order
+  mark (``ES003``): each asks for another reading;
 - bytes that are not UTF-8 (``ES004``) and characters YAML forbids (``ES003``).
 """
 
@@ -122,9 +124,13 @@ def load_yaml(data: bytes) -> Any:
     Codes: ``ES003`` not YAML or not JSON data, ``ES004`` not UTF-8, ``ES006``
     larger than ``MAX_EXPANDED_NODES`` through aliases (``YamlTooLargeError``),
     ``ES011`` a mapping repeats a key, ``ES012`` nested deeper than ``MAX_DEPTH``.
-    ``line`` and ``column`` are 1-based and count characters after the byte
-    order mark (bytes for ``ES004``); ``pointer`` is the JSON Pointer of the
-    value concerned (the mapping, for a key).
+    ``line`` and ``column`` are 1-based, count characters after the byte order
+    mark (bytes for ``ES004``) and are always given. ``pointer`` is
+    the JSON Pointer of the value concerned: the mapping for ``ES011`` and any
+    problem with a key, the value itself otherwise; for what PyYAML's scanner
+    and parser refuse (bad syntax, ``\\U`` escapes past U+10FFFF) it is the
+    innermost collection read so far, which contains the place or precedes it
+    ("" at the top, and for ``ES004`` and forbidden characters).
     """
     text = _text_of(data)
     try:
