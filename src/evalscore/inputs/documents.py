@@ -22,8 +22,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
-import yaml
-
 from evalscore.findings import Finding
 from evalscore.inputs import strict_json
 from evalscore.inputs.paths import STDIN, SourceFile, expand_paths, not_regular
@@ -144,17 +142,6 @@ def parse_yaml(data: bytes, source: str) -> Document:
         return Document(source, None, load_yaml(data))
     except DocumentSyntaxError as error:
         return Document(source, error.line, None, _finding_of(error, source, None))
-    except ValueError as error:  # TRANSITIONAL until load_yaml raises DocumentSyntaxError only
-        return Document(source, None, None, syntax_finding(TOO_LARGE, source, None, str(error)))
-    except yaml.MarkedYAMLError as error:  # TRANSITIONAL
-        mark = error.problem_mark
-        line = mark.line + 1 if mark is not None else None
-        column = f" column {mark.column + 1}" if mark is not None else ""
-        reason = error.problem or str(error)
-        code = NOT_UTF8 if isinstance(error, yaml.reader.ReaderError) else NOT_YAML
-        return Document(source, line, None, syntax_finding(code, source, line, f"{reason} (line {line}{column})"))
-    except yaml.YAMLError as error:  # TRANSITIONAL
-        return Document(source, None, None, syntax_finding(NOT_YAML, source, None, str(error).splitlines()[0]))
 
 
 def _too_large(source: str, line: int | None, limit: int, what: str) -> Document:
