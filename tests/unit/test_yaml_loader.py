@@ -596,3 +596,12 @@ JSON_VALUES = st.recursive(
 def test_json_text_reads_as_the_json_reader_reads_it(value: Any) -> None:
     document = json.dumps(value).encode()
     assert load_yaml(document) == loads(document)
+
+
+@pytest.mark.parametrize("character", ["\x85", "\u2028", "\u2029"])
+def test_a_raw_yaml_1_1_line_break_is_refused_where_it_is(character: str) -> None:
+    # PyYAML and libyaml (YAML 1.1) break the line there, a YAML 1.2 reader does not: two readings.
+    with pytest.raises(DocumentSyntaxError) as caught:
+        load_yaml(f"a: 1\r\nb: x{character}y\n".encode())
+    assert (caught.value.code, caught.value.line, caught.value.column) == ("ES003", 2, 5)
+    assert load_yaml(b'b: "x\\Ly"\n') == {"b": "x\u2028y"}

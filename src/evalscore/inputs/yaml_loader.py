@@ -86,6 +86,8 @@ _BOM: Final = b"\xef\xbb\xbf"
 _BREAK: Final = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 """What PyYAML counts as a line break in its marks."""
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_YAML_1_1_BREAK: Final = re.compile("[\x85\u2028\u2029]")
+"""Characters a YAML 1.1 reader (PyYAML, libyaml) takes for line breaks and YAML 1.2 does not."""
 _TOO_DEEP_REASON: Final = f"nested deeper than {MAX_DEPTH} sequences and mappings, evalscore's limit"
 
 
@@ -159,6 +161,16 @@ def _text_of(data: bytes) -> str:
         raise located or DocumentSyntaxError(NOT_UTF8, f"not UTF-8: {error.reason}") from None
     if text.startswith("\ufeff"):
         raise DocumentSyntaxError(NOT_YAML, "a second byte order mark starts the text", 1, 1)
+    raw_break = _YAML_1_1_BREAK.search(text)
+    if raw_break is not None:
+        line, column = _place(text, raw_break.start())
+        raise DocumentSyntaxError(
+            NOT_YAML,
+            f"a raw U+{ord(raw_break.group()):04X} is a line break to a YAML 1.1 reader and a plain character to "
+            "YAML 1.2, readers disagree; write it as an escape (\\N, \\L, \\P) in a double-quoted string",
+            line,
+            column,
+        )
     return text
 
 
