@@ -381,3 +381,57 @@ def test_a_symlink_loop_named_directly_says_what_it_is(tmp_path: Path) -> None:
     (finding,) = findings(report)
     assert finding["code"] == "ES001"
     assert "symbolic links" in finding["message"]
+
+
+# --- suites in YAML ---------------------------------------------------------------------------
+
+DEEP_YAML = b"suite:\n  nested: " + b"[" * 1000 + b"]" * 1000 + b"\n"
+
+
+def test_yaml_nested_a_thousand_deep_is_a_finding_for_validate_and_score(tmp_path: Path) -> None:
+    suite = tmp_path / "deep.yaml"
+    suite.write_bytes(DEEP_YAML)
+    code, report = validate_json(suite)
+    assert code == 1
+    assert [f["code"] for f in findings(report)] == ["ES012"]
+    result = invoke("score", LOG, "--suite", suite)
+    assert result.exit_code == 3
+    assert "ES012" in result.stdout
+
+
+def test_yaml_nested_a_thousand_deep_makes_import_refuse_its_suite(
+    tmp_path: Path, inspect_logs: dict[str, Path]
+) -> None:
+    suite = tmp_path / "deep.yaml"
+    suite.write_bytes(DEEP_YAML)
+    log = next(iter(inspect_logs.values()))
+    result = invoke("import", "inspect", log, "--suite", suite, "-o", tmp_path / "out.jsonl")
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+@pytest.mark.parametrize("tagged", ["!!binary aGVsbG8=", "!!set {a, b}", "!!timestamp 2026-01-01", "!!python/none ''"])
+def test_a_yaml_tag_outside_json_is_a_located_finding(tmp_path: Path, tagged: str) -> None:
+    suite = tmp_path / "tagged.yaml"
+    suite.write_bytes(
+        SUITE.read_bytes().replace(b"description: Read an order and its charges.", b"description: " + tagged.encode())
+    )
+    code, report = validate_json(suite)
+    assert code == 1
+    (finding,) = findings(report)
+    assert finding["code"] == "ES003"
+    assert finding["line"] is not None
+
+
+def test_a_yaml_suite_repeating_mandated_gates_cannot_turn_a_fail_into_a_pass(tmp_path: Path) -> None:
+    original = SUITE.read_bytes()
+    goal = b"      overall_goal: Refund only what is owed, and only after a human approves.\n"
+    assert goal in original
+    hidden = tmp_path / "suite.yaml"
+    hidden.write_bytes(original.replace(goal, goal + b"      mandated_gates: []\n", 1))
+    assert invoke("score", LOG, "--suite", SUITE, "--min-mandated-compliance", "0.7").exit_code == 1  # 3/5 < 0.7
+    result = invoke("score", LOG, "--suite", hidden, "--min-mandated-compliance", "0.7", "--format", "json")
+    assert result.exit_code == 3
+    (finding,) = findings(json.loads(result.stdout))
+    assert (finding["code"], finding["pointer"]) == ("ES011", "/suite/tasks/0")
