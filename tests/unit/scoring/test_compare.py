@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from evalscore.models import AutoScore
 from evalscore.scoring.compare import compare_step
 
@@ -172,3 +174,22 @@ def test_addressed_is_not_compared_when_the_rederivation_does_not_carry_it() -> 
     recorded = auto(gates={"mandated": None, "discretionary": DISCRETIONARY})
     rederived = auto(gates={"mandated": None, "discretionary": without})
     assert compare_step(recorded, rederived, "v2", place()) == []
+
+
+@pytest.mark.parametrize("name", ["blockers", "asked", "matched", "unprompted", "addressed"])
+def test_each_discretionary_count_that_differs_alone_is_listed_with_both_values_and_its_pointer(name: str) -> None:
+    changed = {**DISCRETIONARY, name: DISCRETIONARY[name] + 1}
+    recorded = auto(gates={"mandated": None, "discretionary": changed})
+    rederived = auto(gates={"mandated": None, "discretionary": DISCRETIONARY})
+    found = compare_step(recorded, rederived, "v3", place())
+    field = f"gates.discretionary.{name}"
+    assert listed(found) == [(field, changed[name], DISCRETIONARY[name], f"{BASE}/gates/discretionary/{name}")]
+
+
+def test_a_record_claiming_no_unprompted_question_where_every_question_was_unprompted_is_listed() -> None:
+    # No blockers and two questions: both were unprompted, whatever the record says.
+    evidence = {"blockers": 0, "asked": 2, "matched": 0, "unprompted": 2}
+    recorded = auto(gates={"mandated": None, "discretionary": {**evidence, "unprompted": 0}})
+    rederived = auto(gates={"mandated": None, "discretionary": evidence})
+    found = compare_step(recorded, rederived, "v2", place())
+    assert [(d.field, d.recorded, d.rederived) for d in found] == [("gates.discretionary.unprompted", 0.0, 2.0)]
