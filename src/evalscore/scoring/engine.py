@@ -49,7 +49,7 @@ from evalscore.scoring.report import (
     ToolMatchCount,
     ToolSignal,
 )
-from evalscore.scoring.signals import SignalParams, Signals, empty_signals, merge_signals, never_denied, signals_of
+from evalscore.scoring.signals import SignalParams, Signals, empty_signals, merge_signals, signals_of
 
 DEFAULT_MODEL: Final[ScoringModel] = "v3"
 """evalscore's scoring model for re-derivation."""
@@ -246,13 +246,10 @@ def signals_section(signals: Signals, params: SignalParams) -> SignalsReport:
         latency_unavailable=signals.latency_unavailable,
         fast_approvals=signals.fast_approvals,
         never_denied=signals.never_denied,
+        # A tool is tallied only once an approval request naming it was approved or denied, so its
+        # never_denied is never null: true iff none was denied.
         by_target_tool=[
-            ToolSignal(
-                target_tool=tool,
-                approvals=approved,
-                denials=denied,
-                never_denied=bool(never_denied(approved + denied, denied)),
-            )
+            ToolSignal(target_tool=tool, approvals=approved, denials=denied, never_denied=denied == 0)
             for tool, approved, denied in signals.by_target_tool
         ],
         thresholds=SignalThresholds(
