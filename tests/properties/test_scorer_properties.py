@@ -16,7 +16,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from _budget import examples
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalscore.models import Run, ScoredRun
@@ -43,9 +44,10 @@ def _builders() -> ModuleType:
 
 
 B = _builders()
-PROPERTY_SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-CORPUS_SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-"""Whole corpora cost about 70 ms an example: a smaller budget keeps the suite fast."""
+PROPERTY_SETTINGS = settings(max_examples=examples(50))
+CORPUS_SETTINGS = settings(max_examples=examples(30))
+"""Whole corpora cost about 70 ms an example: a smaller budget keeps the suite fast. Both budgets scale
+with the profile (``examples``); deadlines and health checks come from the profile too."""
 
 TOOLS = ("refund", "delete", "lookup", "search")
 SUITE = B.suite(
