@@ -1,20 +1,36 @@
 """Check a finished mutmut run: every surviving mutant must be a reviewed equivalent one.
 
-Runs nothing itself. Reads the per-file results mutmut 3 writes next to the mutated copies
-(``mutants/<source path>.meta``, JSON with ``exit_code_by_key``), compares the survivors with
-``mutation/equivalent-mutants.toml`` and prints the counts. Exit status: 0 when every survivor
-is listed, 1 when one is not (or when there are no results at all).
+Runs no test itself. Reads what mutmut 3 leaves under ``mutants/``: per source file, the results
+(``<path>.meta``, JSON with ``exit_code_by_key``) and the mutated copy (``<path>``), which holds the
+unmutated function as ``x_<func>__mutmut_orig`` beside each mutant ``x_<func>__mutmut_<n>``
+(methods: ``xǁ<Class>ǁ<method>__mutmut_<n>``). The survivors are compared with
+``mutation/equivalent-mutants.toml``, where each listed mutant has a one-line reason and the
+*diff* it was reviewed as. mutmut numbers mutants in the order it meets them, so an edit to a
+function renumbers its mutants; a listing is therefore matched by its diff as well as its name, and
+a real survivor that inherits a listed number fails the check.
+
+Exit status 1 (with the reason printed) when a survivor is not listed, a listed mutant no longer
+exists, a test now kills a listed mutant, a listed mutant's diff is not the one reviewed, or there
+are no results at all; 0 otherwise.
 
     python scripts/check_mutants.py [--mutants DIR] [--equivalents FILE]
+    python scripts/check_mutants.py --print-fingerprint NAME [--print-fingerprint NAME ...]
+
+The second form prints, for each named mutant, a TOML entry to paste into the list after reading its
+diff; its reason is left empty, and the check refuses an empty reason.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import difflib
 import json
 import sys
 import tomllib
 from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -41,27 +57,217 @@ STATUS_BY_EXIT_CODE: Final[dict[int | None, str]] = {
 }
 # Statuses that mean a test noticed the mutant.
 CAUGHT: Final = frozenset({"killed", "timeout", "caught by type check", "segfault"})
+MUTANT_MARK: Final = "__mutmut_"
+HUNK_BREAK: Final = "..."
+"""Stands for a ``@@ -a,b +c,d @@`` line in a fingerprint: where hunks are, not their line numbers."""
 
 
-def read_statuses(mutants_dir: Path) -> dict[str, str]:
-    """Every mutant name with its status, from all ``.meta`` files under ``mutants_dir``."""
-    statuses: dict[str, str] = {}
+@dataclass(frozen=True, slots=True)
+class Mutant:
+    name: str
+    """mutmut's name: ``<module>.<generated function>``, e.g. ``evalscore.scoring.compare.x__dump__mutmut_4``."""
+    status: str
+    mutated_file: Path
+    """The mutated copy of the source file that holds the mutant's function."""
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    reason: str
+    diff: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    mutants: int
+    caught: int
+    survivors: int
+    listed: int
+    other_statuses: dict[str, int]
+    problems: list[str]
+
+
+# --- reading mutmut's output -----------------------------------------------------------------
+
+
+def read_mutants(mutants_dir: Path) -> dict[str, Mutant]:
+    """Every mutant with its status and mutated file, from all ``.meta`` files under ``mutants_dir``."""
+    found: dict[str, Mutant] = {}
     for meta in sorted(mutants_dir.rglob("*.py.meta")):
         exit_codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+        mutated_file = meta.with_suffix("")
         for name, code in exit_codes.items():
-            statuses[name] = STATUS_BY_EXIT_CODE.get(code, "suspicious")
-    return statuses
+            found[name] = Mutant(name, STATUS_BY_EXIT_CODE.get(code, "suspicious"), mutated_file)
+    return found
 
 
-def read_equivalents(path: Path) -> dict[str, str]:
-    """Listed mutant names with their one-line reasons; a listing without a reason is an error."""
+def generated_name(mutant_name: str) -> str:
+    """The mutant's function in the mutated file: ``x_f__mutmut_3`` of ``pkg.mod.x_f__mutmut_3``."""
+    return mutant_name.rpartition(".")[2]
+
+
+def original_name(mutant_name: str) -> str:
+    """The unmutated copy mutmut keeps beside the mutants: ``x_f__mutmut_orig``."""
+    return generated_name(mutant_name).partition(MUTANT_MARK)[0] + MUTANT_MARK + "orig"
+
+
+def generated_functions(source: str) -> dict[str, str]:
+    """The source text (dedented) of every generated function, at module level or in a class body."""
+    lines = source.splitlines()
+    functions: dict[str, str] = {}
+
+    def visit(body: Iterable[ast.stmt], indent: int) -> None:
+        for node in body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and MUTANT_MARK in node.name:
+                end = node.end_lineno or node.lineno
+                start = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
+                functions[node.name] = "\n".join(line[indent:] for line in lines[start - 1 : end])
+            elif isinstance(node, ast.ClassDef):
+                visit(node.body, indent + 4)
+
+    visit(ast.parse(source).body, 0)
+    return functions
+
+
+def _normalised(line: str) -> str:
+    """A diff line with its marker kept and every run of whitespace after it made one space."""
+    return (line[0] + " " + " ".join(line[1:].split())).rstrip()
+
+
+def fingerprint(original: str, mutated: str) -> str:
+    """What a mutant changes, without line numbers: the changed lines and one line of context each
+    side, whitespace normalised, hunks separated by ``...``. Both functions are first given the same
+    name, so only the mutation shows."""
+    shared = "f"
+    before = _renamed(original, shared).splitlines()
+    after = _renamed(mutated, shared).splitlines()
+    kept: list[str] = []
+    for line in difflib.unified_diff(before, after, lineterm="", n=1):
+        if line.startswith(("---", "+++")):
+            continue
+        kept.append(HUNK_BREAK if line.startswith("@@") else _normalised(line))
+    return "\n".join(kept[1:] if kept[:1] == [HUNK_BREAK] else kept)
+
+
+def _renamed(function_source: str, name: str) -> str:
+    head, _, rest = function_source.partition("def ")
+    generated, paren, tail = rest.partition("(")
+    if not generated or not paren:
+        raise ValueError(f"not a function definition: {function_source[:80]!r}")
+    return f"{head}def {name}{paren}{tail}"
+
+
+class Fingerprints:
+    """Fingerprints of mutants, parsing each mutated file once."""
+
+    def __init__(self) -> None:
+        self._functions: dict[Path, dict[str, str]] = {}
+
+    def of(self, mutant: Mutant) -> str | None:
+        """None when the mutated file does not hold the mutant (or its original) any more."""
+        if mutant.mutated_file not in self._functions:
+            try:
+                source = mutant.mutated_file.read_text(encoding="utf-8")
+            except OSError:
+                source = ""
+            self._functions[mutant.mutated_file] = generated_functions(source)
+        functions = self._functions[mutant.mutated_file]
+        original = functions.get(original_name(mutant.name))
+        mutated = functions.get(generated_name(mutant.name))
+        if original is None or mutated is None:
+            return None
+        return fingerprint(original, mutated)
+
+
+# --- the reviewed list -----------------------------------------------------------------------
+
+
+def read_equivalents(path: Path) -> dict[str, Listing]:
+    """Listed mutant names with their reasons and reviewed diffs; an entry without either is an error."""
     if not path.exists():
         return {}
     listed = tomllib.loads(path.read_text(encoding="utf-8")).get("equivalent", {})
-    blank = sorted(name for name, reason in listed.items() if not str(reason).strip())
-    if blank:
-        raise SystemExit(f"{path}: listed without a reason: {', '.join(blank)}")
-    return {str(name): str(reason) for name, reason in listed.items()}
+    listings: dict[str, Listing] = {}
+    incomplete: list[str] = []
+    for name, entry in listed.items():
+        if not isinstance(entry, dict):
+            incomplete.append(f"{name} (not a table with reason and diff)")
+            continue
+        reason, diff = str(entry.get("reason", "")).strip(), str(entry.get("diff", "")).strip("\n")
+        if not reason or not diff.strip():
+            incomplete.append(f"{name} (needs a reason and a diff)")
+            continue
+        listings[str(name)] = Listing(reason=reason, diff=diff)
+    if incomplete:
+        raise SystemExit(f"{path}: incomplete listing: {'; '.join(sorted(incomplete))}")
+    return listings
+
+
+def toml_entry(name: str, diff: str, reason: str = "") -> str:
+    """A listing to paste into the TOML file (the reason is for the reviewer to write)."""
+    quoted_diff = f"'''\n{diff}\n'''" if "'''" not in diff else json.dumps(diff + "\n", ensure_ascii=False)
+    return f"[equivalent.{json.dumps(name, ensure_ascii=False)}]\nreason = {json.dumps(reason)}\ndiff = {quoted_diff}\n"
+
+
+# --- the check -------------------------------------------------------------------------------
+
+
+def check(mutants: dict[str, Mutant], equivalents: dict[str, Listing]) -> Verdict:
+    fingerprints = Fingerprints()
+    survivors = sorted(name for name, mutant in mutants.items() if mutant.status not in CAUGHT)
+    problems: list[str] = []
+    listed = 0
+    for name in survivors:
+        listing = equivalents.get(name)
+        if listing is None:
+            problems.append(
+                f"SURVIVED (not listed as equivalent): {name} [{mutants[name].status}]  see: mutmut show {name}"
+            )
+            continue
+        current = fingerprints.of(mutants[name])
+        if current != listing.diff:
+            problems.append(
+                f"LISTED DIFF DOES NOT MATCH: {name} survives, but its diff is not the one reviewed as equivalent "
+                "(renumbered or changed: review it, then list it again or kill it)\n"
+                + _indented("listed", listing.diff)
+                + "\n"
+                + _indented("now", current if current is not None else "(not found in the mutated file)")
+            )
+            continue
+        listed += 1
+    for name in sorted(equivalents):
+        if name not in mutants:
+            problems.append(f"LISTED BUT GONE: {name} is listed as equivalent but mutmut no longer produces it")
+        elif mutants[name].status in CAUGHT:
+            problems.append(f"LISTED BUT KILLED: {name} is listed as equivalent but a test kills it; remove it")
+    counts = Counter(mutant.status for mutant in mutants.values())
+    return Verdict(
+        mutants=len(mutants),
+        caught=sum(counts[status] for status in CAUGHT),
+        survivors=len(survivors),
+        listed=listed,
+        other_statuses={status: n for status, n in sorted(counts.items()) if status not in CAUGHT | {"survived"}},
+        problems=problems,
+    )
+
+
+def _indented(label: str, text: str) -> str:
+    return f"  {label}:\n" + "\n".join(f"    {line}" for line in text.splitlines())
+
+
+def print_fingerprints(names: Sequence[str], mutants: dict[str, Mutant]) -> int:
+    fingerprints = Fingerprints()
+    missing = 0
+    for name in names:
+        mutant = mutants.get(name)
+        diff = fingerprints.of(mutant) if mutant is not None else None
+        if mutant is None or diff is None:
+            print(f"no mutant named {name} in this run", file=sys.stderr)
+            missing += 1
+            continue
+        print(f"# {mutant.status}: {mutant.mutated_file}")
+        print(toml_entry(name, diff))
+    return 1 if missing else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,36 +276,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--equivalents", type=Path, default=ROOT / "mutation" / "equivalent-mutants.toml", help="reviewed list"
     )
+    parser.add_argument(
+        "--print-fingerprint",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="print a TOML listing of this mutant to paste after review (repeatable); checks nothing",
+    )
     args = parser.parse_args(argv)
 
-    statuses = read_statuses(args.mutants)
-    if not statuses:
+    mutants = read_mutants(args.mutants)
+    if not mutants:
         print(f"no mutmut results under {args.mutants}; run `mutmut run` first", file=sys.stderr)
         return 1
-    equivalents = read_equivalents(args.equivalents)
+    if args.print_fingerprint:
+        return print_fingerprints(args.print_fingerprint, mutants)
 
-    survivors = sorted(name for name, status in statuses.items() if status not in CAUGHT)
-    unexplained = [name for name in survivors if name not in equivalents]
-    listed_survivors = [name for name in survivors if name in equivalents]
-    stale = sorted(name for name in equivalents if name not in statuses)
-    killed_by_now = sorted(name for name in equivalents if statuses.get(name) in CAUGHT)
-
-    counts = Counter(statuses.values())
-    caught = sum(counts[status] for status in CAUGHT)
+    verdict = check(mutants, read_equivalents(args.equivalents))
     print(
-        f"mutants: {len(statuses)}  killed: {caught}  survived: {len(survivors)}  "
-        f"listed as equivalent: {len(listed_survivors)}  not explained: {len(unexplained)}"
+        f"mutants: {verdict.mutants}  killed: {verdict.caught}  survived: {verdict.survivors}  "
+        f"listed as equivalent: {verdict.listed}  not explained: {verdict.survivors - verdict.listed}"
     )
-    other = {status: n for status, n in sorted(counts.items()) if status not in CAUGHT | {"survived"}}
-    if other:
-        print("  of the survivors, not plainly 'survived': " + ", ".join(f"{s}: {n}" for s, n in other.items()))
-    for name in stale:
-        print(f"warning: listed as equivalent but mutmut no longer produces it: {name}")
-    for name in killed_by_now:
-        print(f"warning: listed as equivalent but a test kills it (remove it from the list): {name}")
-    for name in unexplained:
-        print(f"SURVIVED (not listed as equivalent): {name} [{statuses[name]}]  see: mutmut show {name}")
-    return 1 if unexplained else 0
+    if verdict.other_statuses:
+        print(
+            "  of the survivors, not plainly 'survived': "
+            + ", ".join(f"{status}: {n}" for status, n in verdict.other_statuses.items())
+        )
+    for problem in verdict.problems:
+        print(problem)
+    if verdict.problems:
+        print(
+            f"{len(verdict.problems)} problem(s). To list a mutant that no input can tell from the original: "
+            "python scripts/check_mutants.py --print-fingerprint NAME, paste the entry into "
+            "mutation/equivalent-mutants.toml and write its reason."
+        )
+    return 1 if verdict.problems else 0
 
 
 if __name__ == "__main__":
