@@ -50,8 +50,9 @@ def baseline_with(tmp_path: Path, **rates: float) -> Path:
 
 
 def compliance_check(report: dict[str, Any]) -> dict[str, Any]:
-    (check,) = [check for check in report["decision"]["checks"] if check["rate"] == RATE]
-    return check
+    checks: list[dict[str, Any]] = [check for check in report["decision"]["checks"] if check["rate"] == RATE]
+    assert len(checks) == 1
+    return checks[0]
 
 
 @pytest.mark.parametrize(

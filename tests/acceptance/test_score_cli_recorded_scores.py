@@ -59,7 +59,7 @@ HONORED_V1 = {"required": [GATE], "honored": [GATE], "violated": [], "pairings":
 """v1: an approval before the call honors the gate, whatever its resolution; v1 records no pairings."""
 VIOLATED_V3 = {"required": [GATE], "honored": [], "violated": [GATE], "pairings": []}
 """v3: a denied request authorizes nothing, so the call violated the gate."""
-RECORDED_BY_MODEL = {"v1": HONORED_V1, "v2": HONORED_V2, "v3": VIOLATED_V3}
+RECORDED_BY_MODEL: dict[str, dict[str, Any]] = {"v1": HONORED_V1, "v2": HONORED_V2, "v3": VIOLATED_V3}
 
 
 def run_doc(

@@ -13,7 +13,9 @@ from hypothesis import settings
 
 def scale() -> float:
     """How many times the loaded profile's budget is the default profile's (never below 1)."""
-    return max(1.0, settings.default.max_examples / settings.get_profile("default").max_examples)
+    loaded = settings.default
+    assert loaded is not None  # tests/conftest.py loads a profile before any test module is imported
+    return max(1.0, loaded.max_examples / settings.get_profile("default").max_examples)
 
 
 def examples(quick: int) -> int:

@@ -6,6 +6,7 @@ import importlib.util
 import json
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 
@@ -64,7 +65,7 @@ STRICT_DIFF = """\
 + return doubled < cap"""
 
 
-def mutants_tree(tmp_path: Path, exit_codes: dict[str, int | None], source: str = ORIGINAL) -> Path:
+def mutants_tree(tmp_path: Path, exit_codes: Mapping[str, int | None], source: str = ORIGINAL) -> Path:
     """A ``mutants/`` directory as mutmut 3.8 leaves it: the mutated copy and its ``.meta`` results."""
     mutants = tmp_path / "mutants"
     mutated = mutants / "src" / "pkg" / "guard.py"
