@@ -3,7 +3,9 @@
 The parent reads and hashes the file and hands chunks of raw lines to forked
 workers; workers send back verdicts (findings), never models, because
 pickling models costs more than building them. At most ``2 x workers``
-chunks are in flight, so memory does not grow with the file.
+chunks are in flight, so memory does not grow with the file. A worker that
+dies (killed for memory, say) breaks the pool with an error instead of
+leaving its chunk waiting forever.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import multiprocessing
 import os
 from collections import deque
 from collections.abc import Iterable, Iterator
-from multiprocessing.pool import AsyncResult
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Final
 
 from evalscore.contract.builder import ArtifactKind
@@ -63,14 +66,34 @@ def _chunks(items: Iterable[Document | tuple[int, bytes]]) -> Iterator[Chunk]:
 def check_lines_in_parallel(
     source: str, items: Iterable[Document | tuple[int, bytes]], forced_kind: ArtifactKind | None
 ) -> Iterator[CheckedArtifact]:
-    """Verdicts of raw JSONL lines (or already-made syntax documents), in input order."""
+    """Verdicts of raw JSONL lines (or already-made syntax documents), in input order.
+
+    When a worker dies, the chunks it and the others still owed are checked here, in this
+    process, and so is the rest of the file: the answer is the same, only slower.
+    """
     workers = worker_count()
-    context = multiprocessing.get_context("fork")
-    with context.Pool(workers) as pool:
-        pending: deque[AsyncResult[list[CheckedArtifact]]] = deque()
-        for chunk in _chunks(items):
-            pending.append(pool.apply_async(_check_chunk, (source, forced_kind, chunk)))
-            if len(pending) >= 2 * workers:
-                yield from pending.popleft().get()
-        while pending:
-            yield from pending.popleft().get()
+    chunks = _chunks(items)
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        owed: deque[tuple[Future[list[CheckedArtifact]] | None, Chunk]] = deque()
+        """Chunks not yet yielded, in order, each with its future (None while being submitted)."""
+        try:
+            for chunk in chunks:
+                owed.append((None, chunk))
+                owed[-1] = (pool.submit(_check_chunk, source, forced_kind, chunk), chunk)
+                if len(owed) >= 2 * workers:
+                    yield from _result(owed[0][0])
+                    owed.popleft()
+            while owed:
+                yield from _result(owed[0][0])
+                owed.popleft()
+        except BrokenProcessPool:
+            pool.shutdown(wait=False, cancel_futures=True)
+            for _, chunk in owed:
+                yield from _check_chunk(source, forced_kind, chunk)
+            for chunk in chunks:
+                yield from _check_chunk(source, forced_kind, chunk)
+
+
+def _result(future: Future[list[CheckedArtifact]] | None) -> list[CheckedArtifact]:
+    assert future is not None  # every chunk owed has been submitted before it is waited for
+    return future.result()
