@@ -358,3 +358,31 @@ def test_sample_ids_with_escape_sequences_reach_the_terminal_escaped(
     assert "\x1b" not in result.stderr
     assert "\x07" not in result.stderr
     assert "samples/\\x1b]8;;https:evil.example\\x07click\\x1b]8;;\\x07_epoch_1.json: not valid JSON" in line
+
+
+def test_a_json_log_unmappable_early_and_unreadable_later_is_unreadable(
+    inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    document = orjson.loads(inspect_logs["json"].read_bytes())
+    del document["samples"][0]["total_time"]
+    text = orjson.dumps(document)
+    log = tmp_path / "both.json"
+    log.write_bytes(text[:-1] + b',"stats":{}}')  # a second "stats" after the samples
+    result = invoke(str(log), "-o", str(tmp_path / "out.jsonl"))
+    assert result.exit_code == 2
+    assert one_line(result).startswith(f"{PROG}: {log}: the top-level object repeats the key 'stats'")
+
+
+def test_a_top_level_key_named_samples_item_does_not_inject_a_sample(
+    inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    document = orjson.loads(inspect_logs["json"].read_bytes())
+    forged = dict(document["samples"][0], id="forged")
+    log = tmp_path / "inject.json"
+    log.write_bytes(orjson.dumps({"samples.item": forged, **document}))
+    out = tmp_path / "out.jsonl"
+    result = invoke(str(log), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    run = Run.model_validate_json(out.read_bytes())
+    assert "forged" not in [task.task_id for task in run.task_results]
+    assert len(run.task_results) == 7

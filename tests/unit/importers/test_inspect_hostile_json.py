@@ -11,7 +11,15 @@ import pytest
 
 from evalscore.importers.inspect import UnreadableLogError
 from evalscore.importers.inspect._json_format import JsonLogReader, streaming_available
-from evalscore.importers.inspect._strict_stream import Event, StreamSyntaxError, array_items, build
+from evalscore.importers.inspect._strict_stream import (
+    Event,
+    Refused,
+    StreamSyntaxError,
+    array_starts,
+    build_value,
+    check_value,
+    locate_refusal,
+)
 from evalscore.inputs.strict_json import MAX_DEPTH
 
 EVAL = b'"eval": {"task": "t", "model": "m"}'
@@ -137,18 +145,29 @@ def events(*items: Event) -> Iterator[Event]:
     return iter(items)
 
 
-def test_the_builder_refuses_a_number_that_is_not_finite_whichever_backend_sent_it() -> None:
-    stream = events(("map_key", "a"), ("number", float("inf")), ("end_map", None))
+NOT_FINITE = (("map_key", "a"), ("number", float("inf")), ("end_map", None))
+
+
+@pytest.mark.parametrize("walk", [check_value, build_value], ids=["check", "build"])
+def test_the_fast_walks_refuse_a_number_that_is_not_finite_whichever_backend_sent_it(walk: Any) -> None:
+    with pytest.raises(Refused):
+        walk(events(*NOT_FINITE), ("start_map", None), 2)
+    with pytest.raises(Refused):
+        walk(events(), ("number", float("nan")), 2)
+
+
+def test_the_locating_walk_names_a_number_that_is_not_finite() -> None:
     with pytest.raises(StreamSyntaxError, match=r"^the number at /samples/3/a is beyond the range of a double$"):
-        build(stream, ("start_map", None), ("samples", 3))
+        locate_refusal(events(*NOT_FINITE), ("start_map", None), ("samples", 3))
 
 
-def test_the_builder_checks_without_building_when_asked() -> None:
-    stream = events(("map_key", "a"), ("start_array", None), ("number", 1), ("end_array", None), ("end_map", None))
-    assert build(stream, ("start_map", None), ("x",), keep=False) is None
+def test_checking_builds_nothing_and_building_builds_the_value() -> None:
+    stream = (("map_key", "a"), ("start_array", None), ("number", 1), ("end_array", None), ("end_map", None))
+    check_value(events(*stream), ("start_map", None), 1)
+    assert build_value(events(*stream), ("start_map", None), 1) == {"a": [1]}
 
 
-def test_the_builder_builds_nested_values_and_names_array_positions() -> None:
+def test_the_locating_walk_names_array_positions() -> None:
     stream = events(
         ("number", 1),
         ("start_map", None),
@@ -157,13 +176,20 @@ def test_the_builder_builds_nested_values_and_names_array_positions() -> None:
         ("map_key", "k"),
         ("end_array", None),
     )
+    starts = enumerate(array_starts(stream, ("start_array", None), ("s",)))
+    index, item = next(starts)
+    locate_refusal(stream, item, ("s", index))
+    index, item = next(starts)
     with pytest.raises(StreamSyntaxError, match=r"^the object at /s/1 repeats the key 'k'"):
-        list(array_items(stream, ("start_array", None), ("s",)))
+        locate_refusal(stream, item, ("s", index))
 
 
-def test_a_stream_that_ends_inside_a_value_is_refused() -> None:
-    with pytest.raises(StreamSyntaxError, match="ends inside a value"):
-        build(events(("map_key", "a")), ("start_map", None), ())
+@pytest.mark.parametrize("walk", [check_value, build_value], ids=["check", "build"])
+def test_a_stream_that_ends_inside_a_value_is_refused(walk: Any) -> None:
+    with pytest.raises(Refused):
+        walk(events(("map_key", "a")), ("start_map", None), 0)
+    with pytest.raises(StreamSyntaxError, match="ends inside the value at /x"):
+        locate_refusal(events(("map_key", "a")), ("start_map", None), ("x",))
 
 
 # -- shape --------------------------------------------------------------------------------------------
@@ -192,3 +218,41 @@ def test_ijson_messages_are_cut_to_their_first_line_without_the_logs_bytes(tmp_p
     assert reason.startswith("not valid JSON: ")
     assert "\x1b" not in reason
     assert "\x07" not in reason
+
+
+# -- one pass: samples first, then the header ---------------------------------------------------------
+
+
+def test_a_repeated_key_after_the_samples_ends_the_samples_iteration_with_the_refusal(tmp_path: Path) -> None:
+    if not streaming_available():
+        pytest.skip("no ijson")
+    path = log(tmp_path, b"{" + EVAL + b', "samples": [{"id": 1}, {"id": 2}], "eval": {"task": "x"}}')
+    reader = JsonLogReader(path, stream=True)
+    try:
+        samples = reader.samples()
+        assert [next(samples), next(samples)] == [{"id": 1}, {"id": 2}]
+        with pytest.raises(UnreadableLogError, match="the top-level object repeats the key 'eval'"):
+            next(samples)
+    finally:
+        reader.close()
+
+
+def test_after_the_samples_are_read_the_header_needs_no_second_pass(tmp_path: Path) -> None:
+    if not streaming_available():
+        pytest.skip("no ijson")
+    path = log(tmp_path, b'{"samples": [{"id": 1}], ' + EVAL + b', "stats": {"started_at": "t0"}}')
+    reader = JsonLogReader(path, stream=True)
+    try:
+        assert list(reader.samples()) == [{"id": 1}]
+        path.write_bytes(b"not json any more")  # same file, truncated: a second pass would fail
+        assert reader.header() == {"eval": {"task": "t", "model": "m"}, "stats": {"started_at": "t0"}}
+    finally:
+        reader.close()
+
+
+@pytest.mark.parametrize("stream", MODES)
+def test_a_top_level_key_named_like_ijsons_prefix_of_a_sample_is_not_a_sample(stream: bool, tmp_path: Path) -> None:
+    path = log(tmp_path, b"{" + EVAL + b', "samples.item": {"id": "injected"}, "samples": [{"id": 1}]}')
+    header, samples = read(path, stream)
+    assert samples == [{"id": 1}]
+    assert header["samples.item"] == {"id": "injected"}

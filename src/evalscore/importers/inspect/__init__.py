@@ -21,6 +21,7 @@ from evalscore.importers.inspect._errors import (
     UnmappableLogError,
     UnreadableLogError,
 )
+from evalscore.importers.inspect._log_reader import InspectLogReader
 from evalscore.importers.inspect._open import open_inspect_log
 from evalscore.importers.inspect._run import run_document
 from evalscore.importers.inspect._sample import MappedSample, map_sample
@@ -56,14 +57,15 @@ def import_inspect_log(
     humans = counted_as_human(human_approvers)
     reader = open_inspect_log(Path(path))
     try:
-        header = reader.header()
+        mapped, mapping_error = _map_samples(reader, humans)
+        header = reader.header()  # after the samples: a .json log is known to be readable only once read to the end
         if not isinstance(header.get("eval"), dict):
             raise UnreadableLogError(source, "not an Inspect log: its header has no eval object")
-        mapped: list[MappedSample] = []
+        if mapping_error is None and not mapped:
+            mapping_error = SampleMappingError("the log holds no samples (was it written without them?)")
+        if mapping_error is not None:
+            raise UnmappableLogError(source, str(mapping_error)) from mapping_error
         try:
-            mapped.extend(map_sample(sample, humans) for sample in reader.samples())
-            if not mapped:
-                raise SampleMappingError("the log holds no samples (was it written without them?)")
             document = run_document(
                 header,
                 mapped,
@@ -95,6 +97,20 @@ def import_inspect_logs(
     humans = frozenset(human_approvers)
     for path in paths:
         yield import_inspect_log(path, human_approvers=humans, suite=suite)
+
+
+def _map_samples(
+    reader: InspectLogReader, humans: frozenset[str]
+) -> tuple[list[MappedSample], SampleMappingError | None]:
+    """Every sample mapped, or those before the first that cannot be and why: a log that is unreadable
+    further on must still be reported as unreadable, so the caller reads the header before giving up."""
+    mapped: list[MappedSample] = []
+    for sample in reader.samples():
+        try:
+            mapped.append(map_sample(sample, humans))
+        except SampleMappingError as error:
+            return mapped, error
+    return mapped, None
 
 
 def _first_error(error: ValidationError) -> str:

@@ -6,14 +6,18 @@ header), a value inside more than ``MAX_DEPTH`` arrays and objects, or a number
 that is not finite makes it unreadable, naming the JSON Pointer.
 
 With ``ijson`` installed the file is streamed over its plain events
-(``_strict_stream``). ``header`` walks the whole file: it builds every
-top-level value but ``samples`` and ``reductions`` and checks, without
-building them, those two (so a repeated key after ``samples`` is caught before
-any sample is mapped). ``samples`` walks it again and yields the samples one at
-a time, checking everything again (the file may have changed in between).
-Memory stays at about one sample. Without ``ijson`` the whole file is parsed at
-once with ``strict_json`` (memory about four times the file size); prefer the
-``.eval`` format for large logs then.
+(``_strict_stream``), in one pass: ``samples`` yields the samples one at a time
+and builds the header (every top-level value but ``samples`` and
+``reductions``, which is only checked) from the values around them. A repeated
+key or any other refusal after the last sample surfaces when the iteration
+ends, so a caller trusts neither the samples nor the header before it has read
+``samples`` to the end (``import_inspect_log`` maps them, then asks for the
+header, then builds the Run). ``header`` called first walks the whole file
+itself, checking the samples without building them. Memory stays at about one
+sample. A refusal is located (its JSON Pointer) by another walk, made only then.
+
+Without ``ijson`` the whole file is parsed at once with ``strict_json`` (memory
+about four times the file size); prefer the ``.eval`` format for large logs then.
 """
 
 from __future__ import annotations
@@ -29,9 +33,12 @@ from evalscore.importers.inspect._eval_format import syntax_reason
 from evalscore.importers.inspect._log_reader import LogFormat
 from evalscore.importers.inspect._strict_stream import (
     Event,
+    Refused,
     StreamSyntaxError,
-    array_items,
-    build,
+    array_starts,
+    build_value,
+    check_value,
+    locate_refusal,
     top_level_members,
 )
 from evalscore.importers.inspect._value_checks import first_non_finite, may_hold_non_finite
@@ -46,6 +53,8 @@ except ImportError:  # pragma: no cover - exercised by forcing the fallback in t
 SAMPLES_KEY: Final = "samples"
 STREAMED_KEYS: Final = frozenset({SAMPLES_KEY, "reductions"})
 """Top-level keys not kept in the header: the samples are streamed, reductions are not used."""
+SAMPLE_DEPTH: Final = 2
+"""A sample sits inside the log object and its ``samples`` array."""
 _BUFFER: Final = 1 << 16
 
 
@@ -66,35 +75,46 @@ class JsonLogReader:
         self._path = path
         self._stream = streaming_available() if stream is None else stream
         self._whole: dict[str, Any] | None = None
+        self._header: dict[str, Any] | None = None
         try:
             self._raw: IO[bytes] = path.open("rb")
         except OSError as error:
             raise UnreadableLogError(self._source, f"cannot open: {error.strerror or error}") from error
 
     def header(self) -> dict[str, Any]:
+        """The log without its samples; after ``samples`` was read to the end, known without another pass."""
         if not self._stream:
             return {key: value for key, value in self._load().items() if key not in STREAMED_KEYS}
-        header: dict[str, Any] = {}
-        with self._named_errors():
-            for key, first, events in self._members():
-                if key == SAMPLES_KEY:
-                    _check_samples(events, first)
-                elif key in STREAMED_KEYS:
-                    build(events, first, (key,), keep=False)
-                else:
-                    header[key] = build(events, first, (key,))
-        return header
+        if self._header is None:
+            for _ in self._walk(build_samples=False):
+                pass
+        assert self._header is not None
+        return self._header
 
     def samples(self) -> Iterator[dict[str, Any]]:
-        with self._named_errors():
-            if not self._stream:
+        """Each sample, built one at a time; the log is unreadable if anything after the last one is."""
+        if not self._stream:
+            with self._named_refusals():
                 yield from _objects(_sample_list(self._load().get(SAMPLES_KEY)), self._source)
-                return
+            return
+        yield from _objects(self._walk(build_samples=True), self._source)
+
+    def _walk(self, *, build_samples: bool) -> Iterator[Any]:
+        """One pass over the whole log: the samples yielded (or only checked), the header kept once it is all read."""
+        header: dict[str, Any] = {}
+        with self._named_refusals():
             for key, first, events in self._members():
-                if key == SAMPLES_KEY and first[0] != "null":
-                    yield from _objects(array_items(events, first, (key,)), self._source)
+                if key == SAMPLES_KEY:
+                    for item in _sample_starts(events, first):
+                        if build_samples:
+                            yield build_value(events, item, SAMPLE_DEPTH)
+                        else:
+                            check_value(events, item, SAMPLE_DEPTH)
+                elif key in STREAMED_KEYS:
+                    check_value(events, first, 1)
                 else:
-                    build(events, first, (key,), keep=False)
+                    header[key] = build_value(events, first, 1)
+        self._header = header
 
     def close(self) -> None:
         self._raw.close()
@@ -108,16 +128,35 @@ class JsonLogReader:
             yield key, first, events
 
     @contextlib.contextmanager
-    def _named_errors(self) -> Iterator[None]:
-        """What the strict reader or ijson refuses, as one line naming the log."""
+    def _named_refusals(self) -> Iterator[None]:
+        """What the strict reader or ijson refuses, as one line naming the log and, walking it again, where."""
         try:
             yield
+        except Refused:
+            raise UnreadableLogError(self._source, self._locate()) from None
         except StreamSyntaxError as error:
             raise UnreadableLogError(self._source, str(error)) from error
         except Exception as error:
             if ijson is None or not isinstance(error, ijson.JSONError):
                 raise
             raise UnreadableLogError(self._source, f"not valid JSON: {_first_line(error)}") from error
+
+    def _locate(self) -> str:
+        """Why and where the log was refused: a second walk that tracks every position."""
+        try:
+            for key, first, events in self._members():
+                if key == SAMPLES_KEY:
+                    for index, item in enumerate(_sample_starts(events, first)):
+                        locate_refusal(events, item, (key, index))
+                else:
+                    locate_refusal(events, first, (key,))
+        except StreamSyntaxError as error:
+            return str(error)
+        except Exception as error:
+            if not isinstance(error, ijson.JSONError):
+                raise
+            return f"not valid JSON: {_first_line(error)}"
+        return "the log changed while it was read"
 
     def _load(self) -> dict[str, Any]:
         if self._whole is None:
@@ -145,11 +184,9 @@ def _sample_list(samples: object) -> list[Any]:
     return samples
 
 
-def _check_samples(events: Iterator[Event], first: Event) -> None:
-    """Check every sample without building it (null stands for no samples)."""
-    if first[0] != "null":
-        for _ in array_items(events, first, (SAMPLES_KEY,), keep=False):
-            pass
+def _sample_starts(events: Iterator[Event], first: Event) -> Iterator[Event]:
+    """The first event of each sample; ``samples: null`` stands for none."""
+    return iter(()) if first[0] == "null" else array_starts(events, first, (SAMPLES_KEY,))
 
 
 def _objects(items: Iterator[Any] | list[Any], source: str) -> Iterator[dict[str, Any]]:
