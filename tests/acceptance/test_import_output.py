@@ -262,3 +262,13 @@ def test_a_refused_target_is_named_escaped(log: Path, tmp_path: Path) -> None:
         f"evalscore import inspect: {tmp_path}/out\\x1b[2J\\n.jsonl: is a named pipe (FIFO); "
         "evalscore writes only regular files"
     ]
+
+
+def test_a_suite_that_never_ends_is_refused_after_a_bounded_read(log: Path, tmp_path: Path) -> None:
+    result = invoke(str(log), "--suite", "/dev/zero", "-o", str(tmp_path / "out.jsonl"))
+    assert result.exit_code == 2
+    assert error_lines(result) == [
+        "evalscore import inspect: /dev/zero: the suite is larger than 16,777,216 bytes; "
+        "a suite is a small authored file"
+    ]
+    assert temp_files(tmp_path) == []

@@ -37,6 +37,8 @@ EXIT_OK: Final = 0
 EXIT_UNREADABLE: Final = 2
 EXIT_UNMAPPABLE: Final = 3
 PROG: Final = "evalscore import inspect"
+MAX_SUITE_BYTES: Final = 16 * 1024 * 1024
+"""A suite is authored by hand; more than this is not one (and is not read into memory to find out)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,10 +135,7 @@ def exit_code_for(failures: Iterable[InspectImportError]) -> int:
 
 def load_suite(path: str) -> EvalSuite:
     """The suite file (YAML or JSON) as an ``EvalSuite``; ``UnreadableLogError`` names the reason in one line."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise UnreadableLogError(path, f"cannot read the suite: {error.strerror or error}") from error
+    data = read_bounded(path, MAX_SUITE_BYTES)
     try:
         value = load_yaml(data)
     except (yaml.YAMLError, ValueError) as error:  # ValueError: bad encoding, alias bomb
@@ -148,6 +147,18 @@ def load_suite(path: str) -> EvalSuite:
         first = error.errors()[0]
         where = "/".join(str(part) for part in first["loc"]) or "(root)"
         raise UnreadableLogError(path, f"not a valid suite: {where}: {first['msg']}") from error
+
+
+def read_bounded(path: str, limit: int) -> bytes:
+    """At most ``limit`` bytes of a suite file; more (``/dev/zero``, a runaway pipe) is refused, not read on."""
+    try:
+        with Path(path).open("rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise UnreadableLogError(path, f"cannot read the suite: {error.strerror or error}") from error
+    if len(data) > limit:
+        raise UnreadableLogError(path, f"the suite is larger than {limit:,} bytes; a suite is a small authored file")
+    return data
 
 
 def _count(tally: _Tally, run: Run) -> _Tally:
