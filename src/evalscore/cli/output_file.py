@@ -95,6 +95,8 @@ def _refuse_unsafe_target(name: str, real: Path, inputs: Iterable[str]) -> None:
     same = same_file_as(status, inputs)
     if same is not None:
         raise OutputRefusedError(shown, f"is the input {same}; writing it would destroy the input")
+    if not os.access(real, os.W_OK):  # a rename would replace it all the same, as cp would not
+        raise OutputRefusedError(shown, "cannot write: the file is not writable")
 
 
 def _refuse_stdout_onto_an_input(inputs: Iterable[str]) -> None:

@@ -97,3 +97,13 @@ def test_sigterm_inside_the_block_raises_and_the_previous_handler_comes_back() -
         assert signal.getsignal(signal.SIGTERM) is previous
     finally:
         signal.signal(signal.SIGTERM, saved)
+
+
+def test_a_file_the_user_may_not_write_is_refused_though_a_rename_could_replace_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "out.jsonl"
+    target.write_text("kept\n")
+    monkeypatch.setattr(os, "access", lambda path, mode: mode != os.W_OK)  # as for a non-root user and a 0444 file
+    with pytest.raises(OutputRefusedError, match="not writable"):
+        check_output(str(target), [])
