@@ -233,6 +233,7 @@ def import_group() -> None:
     "--output",
     required=True,
     type=click.Path(allow_dash=True, readable=False),
+    metavar="OUT",
     help="The JSONL file to write, one Run per log, or - for standard output; written only when every log "
     "imports. A symbolic link is written through to the file it names; a device, FIFO, socket, directory "
     "or one of the inputs is refused.",
