@@ -82,7 +82,7 @@ def _import_all(options: ImportInspectOptions) -> int:
         _failed(error)
         return EXIT_UNREADABLE
     except OutputRefusedError as error:
-        _error(f"{printable_path(error.target)}: {printable(error.reason)}")
+        _refused(error)
         return EXIT_UNREADABLE
     try:
         sink = AtomicOutput(target, inputs)
@@ -100,7 +100,7 @@ def _import_all(options: ImportInspectOptions) -> int:
         try:
             sink.commit()
         except OutputRefusedError as error:
-            _error(f"{printable_path(error.target)}: {printable(error.reason)}")
+            _refused(error)
             return EXIT_UNREADABLE
         except OSError as error:
             _cannot_write(options.output, error)
@@ -201,6 +201,10 @@ def _output_name(output: str) -> str:
 
 def _failed(error: InspectImportError) -> None:
     _error(f"{printable_path(error.source)}: {printable(error.reason)}")
+
+
+def _refused(error: OutputRefusedError) -> None:
+    _error(f"{printable_path(error.target)}: {printable(error.reason)}")
 
 
 def _cannot_write(output: str, error: OSError) -> None:
