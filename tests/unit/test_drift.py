@@ -203,9 +203,15 @@ def test_uncommitted_reads_a_schema_directory_named_like_an_option_as_a_path(
     assert len(uncommitted(Path("-v1"))) == len(PUBLISHED)  # untracked, every one
 
 
-def test_uncommitted_names_both_paths_of_a_staged_move(tmp_path: Path) -> None:
-    repo, schema_dir = _committed_repo(tmp_path)
-    _git(repo, "mv", "schemas/v1/run.schema.json", "schemas/v1/renamed.schema.json")
+@pytest.mark.parametrize("layout", ["schemas/v1", "."])
+def test_uncommitted_names_both_paths_of_a_staged_move(tmp_path: Path, layout: str) -> None:
+    repo = tmp_path / "repo"
+    schema_dir = repo / layout
+    write_schemas(schema_dir)
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "schemas")
+    _git(schema_dir, "mv", "run.schema.json", "renamed.schema.json")
     assert sorted(p.file for p in uncommitted(schema_dir)) == ["renamed.schema.json", "run.schema.json"]
 
 

@@ -61,14 +61,14 @@ def uncommitted(schema_dir: Path) -> list[DriftProblem]:
     """Schema files git does not hold as committed (untracked, modified, added, deleted or moved).
 
     None when the directory does not exist or is not inside a git work tree (git is not asked, or
-    fails). ``-z`` keeps names unquoted and ``--no-renames`` reports a move as its two paths, so every
-    NUL-separated entry is one status and one path.
+    fails). ``-z`` gives the porcelain (v1) format with names unquoted, and ``--no-renames`` reports a
+    move as its two paths, so every NUL-separated entry is one status and one path.
     """
     if not schema_dir.is_dir():
         return []
     try:
         status = subprocess.run(
-            ["git", "status", "--porcelain", "-z", "--no-renames", "--untracked-files=all", "."],
+            ["git", "status", "-z", "--no-renames", "--untracked-files=all", "."],
             cwd=schema_dir,
             capture_output=True,
             text=True,
