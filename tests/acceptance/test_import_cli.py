@@ -218,3 +218,25 @@ def test_scoring_an_imported_log_says_latency_and_overseers_are_unknown_for_ever
     assert signals["without_overseer"] == signals["resolved_gates"]
     assert signals["fast_approvals"] == 0
     assert signals["four_eyes"] == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("suite: " + "[" * 1000 + "]" * 1000 + "\n", "nested deeper than 200"),
+        ("suite: !!binary aGVsbG8=\n", "the tag !!binary is not allowed"),
+        ("suite: {id: a, id: b}\n", "the mapping at /suite repeats the key 'id'"),
+    ],
+    ids=["nested-1000-deep", "binary-tag", "repeated-key"],
+)
+def test_a_hostile_suite_is_one_line_and_exit_2_before_anything_is_written(
+    text: str, reason: str, inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(text)
+    out = tmp_path / "out.jsonl"
+    result = invoke(str(inspect_logs["eval"]), "-o", str(out), "--suite", str(suite))
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"evalscore import inspect: {suite}: the suite is not valid YAML or JSON: {reason}")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["suite.yaml"]
