@@ -386,3 +386,39 @@ def test_a_top_level_key_named_samples_item_does_not_inject_a_sample(
     run = Run.model_validate_json(out.read_bytes())
     assert "forged" not in [task.task_id for task in run.task_results]
     assert len(run.task_results) == 7
+
+
+def test_a_number_beyond_a_double_in_what_is_written_is_refused_not_written_as_null(
+    inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    log = eval_log_with_argument(inspect_logs, tmp_path / "inf.eval", b"1e400")
+    out = tmp_path / "out.jsonl"
+    result = invoke(str(log), "-o", str(out))
+    assert result.exit_code == 3
+    line = one_line(result)
+    assert line.startswith(f"{PROG}: {log}: the mapped run cannot be written: the number at /task_results/")
+    assert line.endswith(
+        "/agent_tool_calls/0/args/order is not finite (beyond the range of a double), "
+        "which the JSONL writer would make null"
+    )
+    assert not out.exists()
+
+
+def test_a_number_beyond_a_double_in_what_is_not_imported_changes_nothing(
+    inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    def unused_infinity(members: list[tuple[str, bytes]]) -> None:
+        index, _ = sample_member(members, "quiet")
+        name, data = members[index]
+        members[index] = (name, data[:-1] + b',"metadata_extra":1e400}')
+
+    log = edited_eval(inspect_logs["eval"], tmp_path / "unused.eval", unused_infinity)
+    plain = tmp_path / "plain.jsonl"
+    assert invoke(str(inspect_logs["eval"]), "-o", str(plain)).exit_code == 0
+    out = tmp_path / "out.jsonl"
+    result = invoke(str(log), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert (
+        Run.model_validate_json(out.read_bytes()).task_results
+        == Run.model_validate_json(plain.read_bytes()).task_results
+    )

@@ -134,11 +134,11 @@ def test_nesting_a_hundred_thousand_deep_is_refused_quickly_without_recursion(st
     assert time.monotonic() - started < 5
 
 
-@pytest.mark.parametrize("stream", MODES)
-def test_a_number_beyond_a_double_is_refused(stream: bool, tmp_path: Path) -> None:
+def test_a_streamed_number_beyond_a_double_is_refused_by_the_parser(tmp_path: Path) -> None:
+    if not streaming_available():
+        pytest.skip("no ijson")
     path = log(tmp_path, b"{" + EVAL + b', "samples": [{"id": 1, "total_time": 1e400}]}')
-    reason = header_refusal(path, stream)
-    assert "overflow" in reason or reason == "the number at /samples/0/total_time is beyond the range of a double"
+    assert header_refusal(path, True) == "not valid JSON: parse error: numeric (floating point) overflow"
 
 
 def events(*items: Event) -> Iterator[Event]:

@@ -13,7 +13,9 @@ so two make the log unreadable: which header is the log's would be a guess.
 A member under ``samples/`` that is not exactly ``samples/<name>.json`` (a
 further ``/``, a ``..``, a backslash, a NUL) makes it unreadable too. Every
 member is read as strict JSON (``evalscore.inputs.strict_json``): a repeated
-key, nesting deeper than ``MAX_DEPTH`` or a number beyond a double is refused.
+key or nesting deeper than ``MAX_DEPTH`` is refused. (strict_json reads a number
+beyond a double as infinity; the importer refuses one where it would be written,
+see ``_value_checks``.)
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from typing import IO, Any, Final
 
 from evalscore.importers.inspect._errors import UnreadableLogError
 from evalscore.importers.inspect._log_reader import LogFormat
-from evalscore.importers.inspect._value_checks import first_non_finite, may_hold_non_finite
 from evalscore.importers.inspect._zip_members import MemberError, latest_members, read_member, superseded_entries
 from evalscore.inputs import strict_json
 from evalscore.inputs.syntax_error import DocumentSyntaxError
@@ -88,9 +89,6 @@ class EvalLogReader:
             raise UnreadableLogError(self._source, f"{name}: {syntax_reason(error)}") from error
         if not isinstance(value, dict):
             raise UnreadableLogError(self._source, f"{name}: expected a JSON object, found {type(value).__name__}")
-        pointer = first_non_finite(value) if may_hold_non_finite(data) else None
-        if pointer is not None:
-            raise UnreadableLogError(self._source, f"{name}: the number at {pointer} is beyond the range of a double")
         return value
 
 

@@ -2,8 +2,9 @@
 
 The log is read as strict JSON wherever it is: a repeated key at any depth
 (a second top-level ``samples`` or ``eval``, a repeated key in a sample or the
-header), a value inside more than ``MAX_DEPTH`` arrays and objects, or a number
-that is not finite makes it unreadable, naming the JSON Pointer.
+header) or a value inside more than ``MAX_DEPTH`` arrays and objects makes it
+unreadable, naming the JSON Pointer. Streamed, a number beyond a double is
+refused by the parser (yajl) too.
 
 With ``ijson`` installed the file is streamed over its plain events
 (``_strict_stream``), in one pass: ``samples`` yields the samples one at a time
@@ -18,6 +19,8 @@ sample. A refusal is located (its JSON Pointer) by another walk, made only then.
 
 Without ``ijson`` the whole file is parsed at once with ``strict_json`` (memory
 about four times the file size); prefer the ``.eval`` format for large logs then.
+strict_json reads a number beyond a double as infinity: the importer refuses it
+where it would be written (``_value_checks``), as for ``.eval`` logs.
 """
 
 from __future__ import annotations
@@ -41,7 +44,6 @@ from evalscore.importers.inspect._strict_stream import (
     locate_refusal,
     top_level_members,
 )
-from evalscore.importers.inspect._value_checks import first_non_finite, may_hold_non_finite
 from evalscore.inputs import strict_json
 from evalscore.inputs.syntax_error import DocumentSyntaxError
 
@@ -168,9 +170,6 @@ class JsonLogReader:
                 raise UnreadableLogError(self._source, syntax_reason(error)) from error
             if not isinstance(value, dict):
                 raise UnreadableLogError(self._source, f"expected a JSON object, found {type(value).__name__}")
-            pointer = first_non_finite(value) if may_hold_non_finite(data) else None
-            if pointer is not None:
-                raise UnreadableLogError(self._source, f"the number at {pointer} is beyond the range of a double")
             self._whole = value
         return self._whole
 
