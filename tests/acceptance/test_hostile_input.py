@@ -235,6 +235,15 @@ def test_endless_stdin_is_read_only_up_to_the_limit() -> None:
     assert [f["code"] for f in findings(report)] == ["ES006"]
 
 
+def test_endless_blank_lines_on_stdin_are_read_only_up_to_the_limit() -> None:
+    code, report = validate_json("--max-document-bytes", "1000", "-", stdin=b"\n" * 100_000 + MINIMAL_RUN.read_bytes())
+    assert code == 1
+    assert report["inputs"][0]["complete"] is False
+    assert [f["code"] for f in findings(report)] == ["ES006"]
+    code, report = validate_json("-", stdin=b"\n" * 1000 + b"".join(MINIMAL_RUN.read_bytes().split()) + b"\n")
+    assert code == 0
+
+
 def test_a_fifo_met_while_walking_a_directory_is_skipped_with_a_finding(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "a-pipe.json")
     (tmp_path / "b-run.json").write_bytes(MINIMAL_RUN.read_bytes())

@@ -280,12 +280,24 @@ def _is_complete_json(line: bytes) -> bool:
     return True
 
 
+class _SniffedTooMuchError(Exception):
+    """More than a document's worth of bytes was read while looking for the first two lines."""
+
+
 def _next_content_line(stream: IO[bytes], limit: int, read: list[bytes]) -> bytes | None:
-    """The next line that is not blank (None at the end); every line read is appended to ``read``."""
+    """The next line that is not blank (None at the end); every line read is appended to ``read``.
+
+    What is read counts against ``limit`` (a line of ``limit`` bytes may end with its newline):
+    endless blank lines on stdin must not grow ``read`` without bound.
+    """
+    budget = limit + 1 - sum(len(line) for line in read)
     while line := stream.readline(limit + 1):
         read.append(line)
+        budget -= len(line)
         if line.strip():
             return line
+        if budget < 0:
+            raise _SniffedTooMuchError
     return None
 
 
@@ -293,17 +305,20 @@ def _sniffed_documents(
     stream: IO[bytes], source: str, limit: int, reading: _Reading, *, skippable: bool
 ) -> Iterator[Document | RawLine]:
     read: list[bytes] = []
-    first = _next_content_line(stream, limit, read)
-    if first is None:
-        yield Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the input is empty"))
-        return
-    if len(first) > limit and not first.endswith(b"\n"):
+    try:
+        first = _next_content_line(stream, limit, read)
+        if first is None:
+            yield Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the input is empty"))
+            return
+        if len(first) > limit and not first.endswith(b"\n"):
+            raise _SniffedTooMuchError
+        complete = _is_complete_json(_without_bom(first) if len(read) == 1 else first)
+        second = _next_content_line(stream, limit, read) if complete else None
+    except _SniffedTooMuchError:
         reading.stopped = True
-        yield _too_large(source, None, limit, "the first line")
+        yield _too_large(source, None, limit, "the start of the input")
         return
-    lines_before = len(read)
-    if _is_complete_json(_without_bom(first) if lines_before == 1 else first):
-        second = _next_content_line(stream, limit, read)
+    if complete:
         if second is None:
             yield _json_or_empty(_without_bom(b"".join(read)), source)
             return
