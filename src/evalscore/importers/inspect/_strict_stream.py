@@ -56,23 +56,25 @@ def check_value(events: Iterator[Event], first: Event, depth: int) -> None:
     limit = MAX_DEPTH - depth
     if limit < 0:
         raise Refused
-    open_keys: list[set[str] | None] = [set() if event == "start_map" else None]
+    keys: set[str] | None = set() if event == "start_map" else None  # of the innermost open object
+    enclosing: list[set[str] | None] = []
     for event, value in events:
         if event == "map_key":
-            seen = open_keys[-1]
-            if value in seen:  # type: ignore[operator]  # ijson sends map_key only inside an object
+            if value in keys:  # type: ignore[operator]  # ijson sends map_key only inside an object
                 raise Refused
-            seen.add(value)  # type: ignore[union-attr]
+            keys.add(value)  # type: ignore[union-attr]
         elif event == "end_map" or event == "end_array":  # noqa: PLR1714 - speed, see above
-            open_keys.pop()
-            if not open_keys:
+            if not enclosing:
                 return
-        elif len(open_keys) > limit:
+            keys = enclosing.pop()
+        elif len(enclosing) >= limit:
             raise Refused
         elif event == "start_map":
-            open_keys.append(set())
+            enclosing.append(keys)
+            keys = set()
         elif event == "start_array":
-            open_keys.append(None)
+            enclosing.append(keys)
+            keys = None
         elif value.__class__ is float and not _isfinite(value):
             raise Refused
     raise Refused  # the events ended inside the value
@@ -89,38 +91,33 @@ def build_value(events: Iterator[Event], first: Event, depth: int) -> Any:
     if limit < 0:
         raise Refused
     root: Any = {} if event == "start_map" else []
-    containers: list[Any] = [root]
-    keys: list[str] = [""]  # the key being read in each open object (unused for an array)
+    current, in_list, key = root, event == "start_array", ""  # the innermost open container
+    enclosing: list[tuple[Any, bool, str]] = []
     for event, value in events:
         if event == "map_key":
-            if value in containers[-1]:
+            if value in current:
                 raise Refused
-            keys[-1] = value
-            continue
-        if event == "end_map" or event == "end_array":  # noqa: PLR1714 - speed, see above
-            containers.pop()
-            keys.pop()
-            if not containers:
+            key = value
+        elif event == "end_map" or event == "end_array":  # noqa: PLR1714 - speed, see above
+            if not enclosing:
                 return root
-            continue
-        if len(containers) > limit:
+            current, in_list, key = enclosing.pop()
+        elif len(enclosing) >= limit:
             raise Refused
-        if event == "start_map":
-            item: Any = {}
-        elif event == "start_array":
-            item = []
+        elif event == "start_map" or event == "start_array":  # noqa: PLR1714 - speed, see above
+            child: Any = {} if event == "start_map" else []
+            if in_list:
+                current.append(child)
+            else:
+                current[key] = child
+            enclosing.append((current, in_list, key))
+            current, in_list, key = child, event == "start_array", ""
         elif value.__class__ is float and not _isfinite(value):
             raise Refused
+        elif in_list:
+            current.append(value)
         else:
-            item = value
-        parent = containers[-1]
-        if parent.__class__ is list:
-            parent.append(item)
-        else:
-            parent[keys[-1]] = item
-        if event == "start_map" or event == "start_array":  # noqa: PLR1714 - speed, see above
-            containers.append(item)
-            keys.append("")
+            current[key] = value
     raise Refused  # the events ended inside the value
 
 
