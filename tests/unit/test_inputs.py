@@ -249,3 +249,12 @@ def test_a_yaml_mapping_key_that_is_not_a_string_is_a_yaml_finding(tmp_path: Pat
 
 def test_a_quoted_numeric_yaml_key_stays_a_string() -> None:
     assert load_yaml(b'"1": x\n') == {"1": "x"}
+
+
+def test_a_jsonl_line_of_exactly_the_limit_passes_whether_it_ends_in_lf_or_crlf(tmp_path: Path) -> None:
+    limit = len(VALID_LINE)
+    for ending in (b"\n", b"\r\n"):
+        path = tmp_path / "runs.jsonl"
+        path.write_bytes(VALID_LINE + ending + VALID_LINE + b" " + ending + VALID_LINE + ending)
+        checked = check(path, max_document_bytes=limit)
+        assert [codes(a) for a in checked] == [[], ["ES006"], []], ending

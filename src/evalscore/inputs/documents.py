@@ -188,24 +188,26 @@ def _jsonl_documents(
     *,
     raw: bool = False,
     skippable: bool = True,
-    lines_before: int = 0,
 ) -> Iterator[Document | RawLine]:
-    """Each line of a JSONL stream; ``lines_before`` lines were already read (by a sniff).
+    """Each line of a JSONL stream.
 
-    A line longer than ``limit`` is refused; the lines after it are still read when
-    the rest of the line can be skipped in finite time (``skippable``: a regular file),
-    else reading stops there (a pipe or a device may never end the line).
+    A line longer than ``limit`` (not counting its ``\\n`` or ``\\r\\n``) is refused; the
+    lines after it are still read when the rest of the line can be skipped in finite time
+    (``skippable``: a regular file), else reading stops there (a pipe or a device may never
+    end the line).
     """
-    number = lines_before
-    seen_any = lines_before > 0
+    number = 0
+    seen_any = False
     while True:
-        line = stream.readline(limit + 1)
+        line = stream.readline(limit + 2)
         if not line:
             break
         number += 1
-        if len(line) > limit and not line.endswith(b"\n"):
+        if _content_length(line) > limit:
             yield _too_large(source, number, limit, "line")
             seen_any = True
+            if line.endswith(b"\n"):
+                continue
             if not skippable:
                 reading.stopped = True
                 return
@@ -220,6 +222,13 @@ def _jsonl_documents(
         yield (number, line) if raw else parse_json(line, source, number)
     if not seen_any:
         yield Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the JSONL input holds no line"))
+
+
+def _content_length(line: bytes) -> int:
+    """A line's length without its line break (``\\n`` or ``\\r\\n``)."""
+    if not line.endswith(b"\n"):
+        return len(line)
+    return len(line) - (2 if line.endswith(b"\r\n") else 1)
 
 
 def _whole_document(
@@ -287,11 +296,11 @@ class _SniffedTooMuchError(Exception):
 def _next_content_line(stream: IO[bytes], limit: int, read: list[bytes]) -> bytes | None:
     """The next line that is not blank (None at the end); every line read is appended to ``read``.
 
-    What is read counts against ``limit`` (a line of ``limit`` bytes may end with its newline):
+    What is read counts against ``limit`` (a line of ``limit`` bytes may end with ``\\r\\n``):
     endless blank lines on stdin must not grow ``read`` without bound.
     """
-    budget = limit + 1 - sum(len(line) for line in read)
-    while line := stream.readline(limit + 1):
+    budget = limit + 2 - sum(len(line) for line in read)
+    while line := stream.readline(limit + 2):
         read.append(line)
         budget -= len(line)
         if line.strip():
@@ -310,7 +319,7 @@ def _sniffed_documents(
         if first is None:
             yield Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the input is empty"))
             return
-        if len(first) > limit and not first.endswith(b"\n"):
+        if _content_length(first) > limit:
             raise _SniffedTooMuchError
         complete = _is_complete_json(_without_bom(first) if len(read) == 1 else first)
         second = _next_content_line(stream, limit, read) if complete else None
