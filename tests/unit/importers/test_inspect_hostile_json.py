@@ -115,6 +115,17 @@ def test_a_value_may_sit_inside_max_depth_arrays_and_objects_and_not_one_more(st
     assert "deeper than 200 arrays and objects" in header_refusal(deeper, stream)
 
 
+@pytest.mark.parametrize("stream", MODES)
+def test_values_after_one_at_the_depth_limit_are_read(stream: bool, tmp_path: Path) -> None:
+    at_the_limit = b"[" * (MAX_DEPTH - 2) + b"]" * (MAX_DEPTH - 2)  # its innermost (empty) array sits inside 200
+    sample = b'{"id": 1, "x": ' + at_the_limit + b', "after": [1, {"a": 2}]}'
+    path = log(tmp_path, b"{" + EVAL + b', "samples": [' + sample + b', {"id": 2}], "stats": {}}')
+    header, samples = read(path, stream)
+    assert [item["id"] for item in samples] == [1, 2]
+    assert samples[0]["after"] == [1, {"a": 2}]
+    assert header["stats"] == {}
+
+
 def test_the_streamed_depth_refusal_names_where_the_value_is(tmp_path: Path) -> None:
     if not streaming_available():
         pytest.skip("no ijson")

@@ -62,11 +62,13 @@ TREES = st.recursive(
 
 @st.composite
 def documents(draw: st.DrawFn) -> bytes:
-    """A tree, sometimes wrapped in enough arrays and objects to sit near the depth limit."""
+    """A tree, sometimes wrapped in enough arrays and objects to sit near the depth limit, maybe with a sibling."""
     inner = _text(draw(TREES))
     wrappers = draw(st.lists(st.sampled_from(["array", "object"]), max_size=3) | st.integers(195, 202).map(_deep))
     for wrapper in reversed(wrappers):
         inner = b"[" + inner + b"]" if wrapper == "array" else b'{"w":' + inner + b"}"
+    if draw(st.booleans()):  # a sibling after the deep part: the walks must climb back out correctly
+        inner = b"[" + inner + b"," + _text(draw(TREES)) + b"]"
     return inner
 
 

@@ -58,6 +58,7 @@ def check_value(events: Iterator[Event], first: Event, depth: int) -> None:
         raise Refused
     keys: set[str] | None = set() if event == "start_map" else None  # of the innermost open object
     enclosing: list[set[str] | None] = []
+    full = limit == 0  # the innermost container may hold no value: it sits at the limit
     for event, value in events:
         if event == "map_key":
             if value in keys:  # type: ignore[operator]  # ijson sends map_key only inside an object
@@ -67,14 +68,13 @@ def check_value(events: Iterator[Event], first: Event, depth: int) -> None:
             if not enclosing:
                 return
             keys = enclosing.pop()
-        elif len(enclosing) >= limit:
+            full = False
+        elif full:
             raise Refused
-        elif event == "start_map":
+        elif event == "start_map" or event == "start_array":  # noqa: PLR1714 - speed, see above
             enclosing.append(keys)
-            keys = set()
-        elif event == "start_array":
-            enclosing.append(keys)
-            keys = None
+            keys = set() if event == "start_map" else None
+            full = len(enclosing) == limit
         elif value.__class__ is float and not _isfinite(value):
             raise Refused
     raise Refused  # the events ended inside the value
@@ -93,6 +93,7 @@ def build_value(events: Iterator[Event], first: Event, depth: int) -> Any:
     root: Any = {} if event == "start_map" else []
     current, in_list, key = root, event == "start_array", ""  # the innermost open container
     enclosing: list[tuple[Any, bool, str]] = []
+    full = limit == 0  # the innermost container may hold no value: it sits at the limit
     for event, value in events:
         if event == "map_key":
             if value in current:
@@ -102,7 +103,8 @@ def build_value(events: Iterator[Event], first: Event, depth: int) -> Any:
             if not enclosing:
                 return root
             current, in_list, key = enclosing.pop()
-        elif len(enclosing) >= limit:
+            full = False
+        elif full:
             raise Refused
         elif event == "start_map" or event == "start_array":  # noqa: PLR1714 - speed, see above
             child: Any = {} if event == "start_map" else []
@@ -112,6 +114,7 @@ def build_value(events: Iterator[Event], first: Event, depth: int) -> Any:
                 current[key] = child
             enclosing.append((current, in_list, key))
             current, in_list, key = child, event == "start_array", ""
+            full = len(enclosing) == limit
         elif value.__class__ is float and not _isfinite(value):
             raise Refused
         elif in_list:
