@@ -356,3 +356,24 @@ def test_a_yaml_suite_repeating_mandated_gates_cannot_turn_a_fail_into_a_pass(tm
     assert result.exit_code == 3
     (finding,) = findings(json.loads(result.stdout))
     assert (finding["code"], finding["pointer"]) == ("ES011", "/suite/tasks/0")
+
+
+# --- the verdict cannot be bought --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spelling", ["Delete_Records", "delete_records\u200b"])
+def test_misspelling_a_gated_tool_is_refused_not_scored_past_its_gate(tmp_path: Path, spelling: str) -> None:
+    runs = [json.loads(line) for line in RUN_LINES]
+    call = runs[0]["task_results"][1]["step_results"][0]["agent_tool_calls"][1]
+    assert call["tool"] == "delete_records"
+    call["tool"] = spelling
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(json.dumps(run) + "\n" for run in runs))
+    assert invoke("score", LOG, "--suite", SUITE, "--min-mandated-compliance", "0.7").exit_code == 1
+    result = invoke("score", path, "--suite", SUITE, "--min-mandated-compliance", "0.7", "--format", "json")
+    assert result.exit_code == 4
+    (refusal,) = json.loads(result.stdout)["refusals"]
+    assert (refusal["code"], refusal["pointer"]) == (
+        "tool-unknown",
+        "/task_results/1/step_results/0/agent_tool_calls/1/tool",
+    )

@@ -2,21 +2,35 @@
 
 An unknown suite, task id or step number is a refusal with the reason and the
 exact place (the run's source and a JSON Pointer within the run); nothing is guessed.
+So is a step that calls a tool the suite does not know: one outside a declared
+toolbox, or one whose name differs from a gated tool's only by case, width or
+invisible characters (``Delete_Records`` for ``delete_records``), which would
+otherwise walk past the gate unmatched.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from evalscore.findings import join_pointer
 from evalscore.models.run import RunOf, ScoringModel, StepResult, TaskResultOf
 from evalscore.models.suite import EvalStep, EvalSuite, EvalTask
 from evalscore.scoring.rederive import StepPlace
-from evalscore.scoring.refusal import STEP_UNKNOWN, SUITE_AMBIGUOUS, SUITE_UNKNOWN, TASK_UNKNOWN, Refusal
+from evalscore.scoring.refusal import (
+    STEP_UNKNOWN,
+    SUITE_AMBIGUOUS,
+    SUITE_UNKNOWN,
+    TASK_UNKNOWN,
+    TOOL_UNKNOWN,
+    Refusal,
+)
 
 SuiteKey = tuple[str, str]
+INVISIBLE_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0")
+"""Hangul fillers: letters to Unicode, blank to a reader."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +126,44 @@ def step_by_n(task: EvalTask, n: int) -> EvalStep | None:
     return None
 
 
+def tool_key(name: str) -> str:
+    """A tool name as a reader sees it: NFKC, case-folded, without format or invisible characters."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(char for char in folded if unicodedata.category(char) != "Cf" and char not in INVISIBLE_LETTERS)
+
+
+def unknown_tool_reason(tool: str, suite: EvalSuite, task: EvalTask) -> str | None:
+    """Why a call to ``tool`` cannot be scored against the suite, or None when the suite knows it."""
+    declared = {declared_tool.name for declared_tool in suite.suite.toolbox}
+    if declared and tool not in declared:
+        return f"the step calls {tool!r}, which is not in the toolbox of suite {suite.suite.id!r}"
+    gated = {gated_tool for gate in task.mandated_gates for gated_tool in gate.before_tools}
+    for name in sorted(gated):
+        if tool != name and tool_key(tool) == tool_key(name):
+            return (
+                f"the step calls {tool!r}, which differs from the gated tool {name!r} only by case, width or "
+                "invisible characters: whether the gate governs it cannot be told"
+            )
+    return None
+
+
+def unknown_tool(suite: EvalSuite, task: EvalTask, result: StepResult, place: StepPlace) -> Refusal | None:
+    """A refusal for the step's first call to a tool the suite does not know, if any."""
+    for index, call in enumerate(result.agent_tool_calls):
+        reason = unknown_tool_reason(call.tool, suite, task)
+        if reason is not None:
+            return Refusal(
+                code=TOOL_UNKNOWN,
+                reason=reason,
+                pointer=join_pointer(place.pointer, "agent_tool_calls", index, "tool"),
+                source=place.source,
+                run_id=place.run_id,
+                task_id=place.task_id,
+                step_n=place.step_n,
+            )
+    return None
+
+
 def join_task(
     run: RunOf[Any], task_index: int, task_result: TaskResultOf[Any], suite: EvalSuite, source: str
 ) -> Iterator[JoinedStep | Refusal]:
@@ -130,11 +182,11 @@ def join_task(
         return
     for step_index, result in enumerate(task_result.step_results):
         step_pointer = join_pointer(task_pointer, "step_results", step_index)
-        yield join_step(run, task, result, step_pointer, source)
+        yield join_step(run, suite, task, result, step_pointer, source)
 
 
 def join_step(
-    run: RunOf[Any], task: EvalTask, result: StepResult, step_pointer: str, source: str
+    run: RunOf[Any], suite: EvalSuite, task: EvalTask, result: StepResult, step_pointer: str, source: str
 ) -> JoinedStep | Refusal:
     step = step_by_n(task, result.step_n)
     if step is None:
@@ -149,6 +201,9 @@ def join_step(
             step_n=result.step_n,
         )
     place = StepPlace(source=source, run_id=run.run_id, task_id=task.id, step_n=result.step_n, pointer=step_pointer)
+    refusal = unknown_tool(suite, task, result, place)
+    if refusal is not None:
+        return refusal
     return JoinedStep(task=task, step=step, result=result, place=place, recorded_model=run.scoring_model)
 
 

@@ -11,6 +11,7 @@ RefusalCode = Literal[
     "suite-ambiguous",
     "task-unknown",
     "step-unknown",
+    "tool-unknown",
     "scoring-model-unavailable",
     "scoring-models-mixed",
 ]
@@ -20,6 +21,7 @@ SUITE_UNKNOWN: Final = "suite-unknown"
 SUITE_AMBIGUOUS: Final = "suite-ambiguous"
 TASK_UNKNOWN: Final = "task-unknown"
 STEP_UNKNOWN: Final = "step-unknown"
+TOOL_UNKNOWN: Final = "tool-unknown"
 SCORING_MODEL_UNAVAILABLE: Final = "scoring-model-unavailable"
 SCORING_MODELS_MIXED: Final = "scoring-models-mixed"
 
