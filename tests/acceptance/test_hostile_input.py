@@ -377,3 +377,15 @@ def test_misspelling_a_gated_tool_is_refused_not_scored_past_its_gate(tmp_path: 
         "tool-unknown",
         "/task_results/1/step_results/0/agent_tool_calls/1/tool",
     )
+
+
+def test_repeating_a_run_cannot_turn_a_fail_into_a_pass(tmp_path: Path) -> None:
+    repeated = tmp_path / "repeated.jsonl"
+    repeated.write_bytes(b"\n".join([RUN_LINES[0]] * 20 + [RUN_LINES[1]]) + b"\n")
+    assert invoke("score", LOG, "--suite", SUITE, "--min-mandated-compliance", "0.65").exit_code == 1
+    result = invoke("score", repeated, "--suite", SUITE, "--min-mandated-compliance", "0.65", "--format", "json")
+    assert result.exit_code == 4
+    report = json.loads(result.stdout)
+    assert [refusal["code"] for refusal in report["refusals"]] == ["run-repeated"] * 19
+    assert report["rates"]["mandated_compliance_rate"] == 0.6  # the repeats weigh nothing
+    assert invoke("score", LOG, LOG, "--suite", SUITE).exit_code == 4  # the same log given twice

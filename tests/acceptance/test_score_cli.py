@@ -296,7 +296,7 @@ def test_a_threshold_on_a_null_rate_is_refused_with_exit_4() -> None:
 
 
 def test_a_run_naming_a_suite_version_not_given_is_refused_with_exit_4(tmp_path: Path) -> None:
-    later = write_json(tmp_path / "later.json", {**RUN_B, "suite_version": "9.9.9"})
+    later = write_json(tmp_path / "later.json", {**RUN_B, "suite_version": "9.9.9", "run_id": "a-later-run"})
     code, report = score_json(LOG, later, "--suite", SUITE)
     assert code == 4
     assert [(r["code"], r["pointer"], r["source"], r["steps"]) for r in report["refusals"]] == [
@@ -414,6 +414,7 @@ def _baseline_regression(tmp_path: Path) -> list[str | Path]:
 
 def _claims_a_tool_mismatch(tmp_path: Path) -> list[str | Path]:
     claim = copy.deepcopy(RUN_A)
+    claim["run_id"] = "the-same-run-with-a-claim"  # a run of its own: a repeated run id is refused
     claim["task_results"][1]["step_results"][0]["auto_score"] = {"tool_match": False, "distraction_caught": None}
     return [write_json(tmp_path / "claim.json", claim)]
 

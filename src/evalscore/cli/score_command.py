@@ -32,7 +32,7 @@ from evalscore.models.run import RunOf, ScoringModel
 from evalscore.models.suite import EvalSuite
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
 from evalscore.scoring.decision import Thresholds
-from evalscore.scoring.engine import Partial, SourcedRun, build_report, merge_partials, score_run
+from evalscore.scoring.engine import Partial, RepeatedRuns, SourcedRun, build_report, merge_partials, score_run
 from evalscore.scoring.join import index_suites
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report
 from evalscore.scoring.signals import SignalParams
@@ -184,11 +184,12 @@ def run_score(options: ScoreOptions) -> int:
     suites = _load_suites(options, inputs)
     index = index_suites(suites) if options.suites and not inputs.invalid.verdicts else None
     partial = Partial()
+    repeated = RepeatedRuns()
     for sourced in _valid_runs(options, inputs):
         if inputs.invalid.verdicts:
             continue
         try:
-            part = score_run(
+            part = repeated.refusal(sourced) or score_run(
                 sourced, index=index, scoring_model=options.scoring_model, signal_params=options.signal_params
             )
         except Exception as error:  # a bug on one run: name it, keep checking the others, score nothing

@@ -32,7 +32,7 @@ from evalscore.scoring.compare import Disagreement, compare_step
 from evalscore.scoring.decision import Scope, Thresholds, decide
 from evalscore.scoring.join import JoinedStep, SuiteIndex, index_suites, join_run, step_count
 from evalscore.scoring.rederive import Rederived, rederive_step
-from evalscore.scoring.refusal import SCORING_MODEL_UNAVAILABLE, SCORING_MODELS_MIXED, Refusal
+from evalscore.scoring.refusal import RUN_REPEATED, SCORING_MODEL_UNAVAILABLE, SCORING_MODELS_MIXED, Refusal
 from evalscore.scoring.report import (
     Counts,
     DisagreementEntry,
@@ -168,6 +168,34 @@ def score_run_recorded(sourced: SourcedRun, model: ScoringModel | None, params: 
         return merge_partials(facts, Partial(aggregate=agg.from_refused(refusal.steps), refusals=(refusal,)))
     autos = agg.aggregate(agg.from_auto(step.auto_score, run.scoring_model) for step in steps_of(run))
     return merge_partials(facts, Partial(aggregate=autos))
+
+
+class RepeatedRuns:
+    """The run ids scored so far: a run met again would weigh twice, so it is refused instead.
+
+    The same log given twice, a JSONL line repeated twenty times, a symlink to a log
+    in a walked directory: each would otherwise move every rate towards that run.
+    """
+
+    def __init__(self) -> None:
+        self._first_source: dict[str, str] = {}
+
+    def refusal(self, sourced: SourcedRun) -> Partial | None:
+        """None for a run id not met before (now remembered); else a refusal of the whole run."""
+        run = sourced.run
+        first = self._first_source.get(run.run_id)
+        if first is None:
+            self._first_source[run.run_id] = sourced.source
+            return None
+        refusal = Refusal(
+            code=RUN_REPEATED,
+            reason=f"run {run.run_id!r} was already read from {first}; a run counted twice would weigh twice",
+            pointer="/run_id",
+            source=sourced.source,
+            run_id=run.run_id,
+            steps=step_count(run),
+        )
+        return Partial(aggregate=agg.from_refused(refusal.steps), refusals=(refusal,))
 
 
 def score_run(
@@ -392,7 +420,11 @@ def score(
     """
     index = index_suites(suites) if suites else None
     params = signal_params or SignalParams()
-    partials = (score_run(run, index=index, scoring_model=scoring_model, signal_params=params) for run in runs)
+    repeated = RepeatedRuns()
+    partials = (
+        repeated.refusal(run) or score_run(run, index=index, scoring_model=scoring_model, signal_params=params)
+        for run in runs
+    )
     merged = reduce(merge_partials, partials, Partial())
     return build_report(
         merged,

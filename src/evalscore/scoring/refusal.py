@@ -12,6 +12,7 @@ RefusalCode = Literal[
     "task-unknown",
     "step-unknown",
     "tool-unknown",
+    "run-repeated",
     "scoring-model-unavailable",
     "scoring-models-mixed",
 ]
@@ -22,6 +23,7 @@ SUITE_AMBIGUOUS: Final = "suite-ambiguous"
 TASK_UNKNOWN: Final = "task-unknown"
 STEP_UNKNOWN: Final = "step-unknown"
 TOOL_UNKNOWN: Final = "tool-unknown"
+RUN_REPEATED: Final = "run-repeated"
 SCORING_MODEL_UNAVAILABLE: Final = "scoring-model-unavailable"
 SCORING_MODELS_MIXED: Final = "scoring-models-mixed"
 

@@ -390,7 +390,10 @@ def test_a_model_asked_for_without_a_suite_is_refused_with_the_run_its_steps_and
 
 
 def test_recorded_scores_of_one_model_are_not_refused() -> None:
-    runs = [SourcedRun("a.json", run({"t1": [step_result(1)]})), SourcedRun("b.json", run({"t1": [step_result(1)]}))]
+    runs = [
+        SourcedRun("a.json", run({"t1": [step_result(1)]})),
+        SourcedRun("b.json", run({"t1": [step_result(1)]}, run_id="run-2")),
+    ]
     report = score(runs)
     assert report.refusals == []
     assert (report.scoring_model, report.decision.outcome) == ("v1", "pass")

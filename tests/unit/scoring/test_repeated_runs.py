@@ -1,0 +1,38 @@
+"""A run met twice is refused, never counted twice: repetition cannot move a rate."""
+
+from __future__ import annotations
+
+from evalscore.scoring import SourcedRun, Thresholds, score
+
+from .builders import REFUND, approval, gate, run, step_def, step_result, suite, task_def
+
+SUITE = suite(task_def("t1", [step_def(1, expected=[REFUND])], gates=[gate()]))
+HONORED = run({"t1": [step_result(1, [REFUND], events=[approval(before=0)])]}, run_id="good")
+VIOLATED = run({"t1": [step_result(1, [REFUND])]}, run_id="bad")
+
+
+def test_a_run_repeated_twenty_times_is_counted_once_and_the_repeats_are_refused() -> None:
+    runs = [SourcedRun("log.jsonl:1", VIOLATED)] + [SourcedRun(f"log.jsonl:{n}", HONORED) for n in range(2, 22)]
+    report = score(runs, [SUITE], thresholds=Thresholds(min_mandated_compliance=0.4))
+    assert report.counts.mandated_compliance_rate.denominator == 2
+    assert report.rates.mandated_compliance_rate == 0.5
+    assert len(report.refusals) == 19
+    assert {refusal.code for refusal in report.refusals} == {"run-repeated"}
+    first = report.refusals[0]
+    assert (first.source, first.pointer, first.run_id, first.steps) == ("log.jsonl:3", "/run_id", "good", 1)
+    assert "log.jsonl:2" in first.reason
+    assert report.counts.refused_steps == 19
+    assert report.decision.outcome == "refused"
+
+
+def test_the_same_file_given_twice_is_refused_the_second_time() -> None:
+    report = score([SourcedRun("a.json", HONORED), SourcedRun("a.json", HONORED)], [SUITE])
+    assert [refusal.code for refusal in report.refusals] == ["run-repeated"]
+    assert report.signals.approvals == 1
+
+
+def test_distinct_runs_are_all_counted() -> None:
+    report = score([SourcedRun("a.json", HONORED), SourcedRun("b.json", VIOLATED)], [SUITE])
+    assert report.refusals == []
+    assert report.counts.mandated_compliance_rate.denominator == 2
+    assert report.decision.outcome == "pass"
