@@ -115,8 +115,9 @@ def test_a_member_that_is_not_json_says_so(tmp_path: Path) -> None:
     [
         "samples/../x",
         "samples/../x.json",
-        "samples/a..b.json",
-        "samples/a/b.json",
+        "samples/a/../../x.json",
+        "samples/./x.json",
+        "samples//x.json",
         "samples/a\\b.json",
         "samples/x.txt",
         "samples/",
@@ -126,6 +127,15 @@ def test_a_member_that_is_not_json_says_so(tmp_path: Path) -> None:
 def test_a_samples_member_not_named_samples_name_json_makes_the_log_unreadable(name: str, tmp_path: Path) -> None:
     reason = refusal(archive(tmp_path, ("header.json", HEADER), (name, b'{"id": 1}')))
     assert reason.startswith(f"member {name!r}: not a sample member name")
+
+
+@pytest.mark.parametrize("name", ["samples/task/001_epoch_1.json", "samples/v1..v2_epoch_1.json"])
+def test_a_sample_id_holding_a_slash_or_two_dots_names_a_member_inspect_writes_and_it_is_read(
+    name: str, tmp_path: Path
+) -> None:
+    # Inspect names the member after the sample id, as is: samples/{id}_epoch_{n}.json
+    _, samples, _ = read(archive(tmp_path, ("header.json", HEADER), (name, b'{"id": 1}')))
+    assert samples == [{"id": 1}]
 
 
 def test_a_nul_in_a_member_name_is_refused_before_zipfile_cuts_the_name_there(tmp_path: Path) -> None:

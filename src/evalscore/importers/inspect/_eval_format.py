@@ -10,8 +10,9 @@ supersedes the earlier record) and reads the last entry: so does this reader,
 and ``superseded_members`` says which names were superseded, how many times.
 Inspect never leaves two ``header.json`` (or ``_journal/start.json``) entries,
 so two make the log unreadable: which header is the log's would be a guess.
-A member under ``samples/`` that is not exactly ``samples/<name>.json`` (a
-further ``/``, a ``..``, a backslash, a NUL) makes it unreadable too. Every
+A member under ``samples/`` whose name climbs out of it or names no ``.json``
+file (a path segment that is empty, ``.`` or ``..``; a backslash; a NUL) makes
+it unreadable too (a nested name is fine: Inspect names members after ids). Every
 member is read as strict JSON (``evalscore.inputs.strict_json``): a repeated
 key or nesting deeper than ``MAX_DEPTH`` is refused. (strict_json reads a number
 beyond a double as infinity; the importer refuses one where it would be written,
@@ -36,7 +37,10 @@ HEADER_MEMBER: Final = "header.json"
 START_MEMBER: Final = "_journal/start.json"
 SAMPLES_PREFIX: Final = "samples/"
 HEADER_MEMBERS: Final = (HEADER_MEMBER, START_MEMBER)
-_SAMPLE_NAME: Final = re.compile(r"samples/[^/\\\x00]+\.json")
+_SAMPLE_NAME: Final = re.compile(r"samples/(?:[^/\\\x00]+/)*[^/\\\x00]*[^/\\\x00.][^/\\\x00]*\.json")
+"""``samples/`` then path segments, the last naming a ``.json`` file. Inspect names a sample's member
+after its id (``samples/{id}_epoch_{n}.json``), so an id holding ``/`` or ``..`` gives nested names."""
+_NOT_A_SEGMENT: Final = frozenset({"", ".", ".."})
 _NOT_JSON_CODES: Final = frozenset({strict_json.NOT_JSON, strict_json.NOT_UTF8})
 
 
@@ -113,13 +117,15 @@ def sample_superseded_entries(archive: zipfile.ZipFile, source: str) -> Mapping[
 
 
 def refuse_unsafe_member_name(info: zipfile.ZipInfo, source: str) -> None:
-    """A NUL anywhere (``zipfile`` cuts the name there), or a ``samples/`` member not named ``samples/<name>.json``."""
+    """A NUL anywhere (``zipfile`` cuts the name there), or a ``samples/`` member whose name climbs out of it."""
     name = info.orig_filename
     if "\x00" in name:
         raise UnreadableLogError(source, f"member {name!r}: its name holds a NUL byte")
-    if name.startswith(SAMPLES_PREFIX) and (".." in name or not _SAMPLE_NAME.fullmatch(name)):
+    if name.startswith(SAMPLES_PREFIX) and (
+        not _SAMPLE_NAME.fullmatch(name) or _NOT_A_SEGMENT & set(name[len(SAMPLES_PREFIX) :].split("/"))
+    ):
         raise UnreadableLogError(
             source,
-            f"member {name!r}: not a sample member name (samples/<name>.json, "
-            "with no further /, no .., no backslash, no NUL)",
+            f"member {name!r}: not a sample member name (samples/<name>.json, where no path segment "
+            "is empty, . or .., and no backslash or NUL)",
         )
