@@ -24,8 +24,11 @@ def parse_instant(text: str) -> datetime | None:
     """Read an RFC 3339 timestamp with an offset as an aware datetime.
 
     Returns None when the text is not in that shape, and raises ValueError
-    when it is in that shape but names no calendar instant (``02-30``).
-    A leap second (``:60``) is read as the instant one second after ``:59``.
+    when it is in that shape but names no calendar instant (``02-30``, or a
+    second 60 anywhere but 23:59 UTC, the only minute that has a leap second).
+    A leap second is read as the last microsecond of its minute: before the next
+    minute, so order against every other instant is kept (and year 9999's last
+    leap second needs no year 10000).
     """
     if not has_offset_shape(text):
         return None
@@ -43,8 +46,10 @@ def parse_instant(text: str) -> datetime | None:
         offset = timedelta(hours=int(off_h), minutes=int(off_m))
         if sign == "-":
             offset = -offset
-    microseconds = int((fraction or "0")[:6].ljust(6, "0"))
-    instant = datetime(
+    if leap and not is_last_utc_minute(int(hour), int(minute), offset):
+        raise ValueError("second 60 is a leap second, and only the minute 23:59 UTC has one")
+    microseconds = LAST_MICROSECOND if leap else int((fraction or "0")[:6].ljust(6, "0"))
+    return datetime(
         int(year),
         int(month),
         int(day),
@@ -54,7 +59,16 @@ def parse_instant(text: str) -> datetime | None:
         microseconds,
         tzinfo=timezone(offset),
     )
-    return instant + timedelta(seconds=1) if leap else instant
+
+
+LAST_MICROSECOND: Final = 999_999
+_MINUTES_PER_DAY: Final = 24 * 60
+
+
+def is_last_utc_minute(hour: int, minute: int, offset: timedelta) -> bool:
+    """True when the local ``hour:minute`` at ``offset`` is 23:59 in UTC."""
+    local = hour * 60 + minute
+    return (local - offset // timedelta(minutes=1)) % _MINUTES_PER_DAY == _MINUTES_PER_DAY - 1
 
 
 def milliseconds_between(start: datetime, end: datetime) -> float:

@@ -389,3 +389,20 @@ def test_repeating_a_run_cannot_turn_a_fail_into_a_pass(tmp_path: Path) -> None:
     assert [refusal["code"] for refusal in report["refusals"]] == ["run-repeated"] * 19
     assert report["rates"]["mandated_compliance_rate"] == 0.6  # the repeats weigh nothing
     assert invoke("score", LOG, LOG, "--suite", SUITE).exit_code == 4  # the same log given twice
+
+
+def test_the_last_leap_second_of_year_9999_is_no_internal_error(tmp_path: Path) -> None:
+    run = json.loads(RUN_LINES[0])
+    gate = run["task_results"][0]["step_results"][0]["gate_events"][0]
+    gate.update(opened_at="9999-12-31T23:59:59Z", resolved_at="9999-12-31T23:59:60Z", decision_latency_ms=500)
+    run["started_at"], run["ended_at"] = "9999-12-31T23:59:60Z", "9999-12-31T23:59:60Z"
+    path = tmp_path / "y9999.jsonl"
+    path.write_text(json.dumps(run) + "\n")
+    code, _ = validate_json(path)
+    assert code == 0
+    assert invoke("score", path, "--suite", SUITE).exit_code in (0, 1)
+    gate["resolved_at"] = "9999-12-31T12:00:60Z"  # not 23:59 UTC: no leap second there
+    path.write_text(json.dumps(run) + "\n")
+    code, report = validate_json(path)
+    assert code == 1
+    assert [f["code"] for f in findings(report)] == ["ES104"]
