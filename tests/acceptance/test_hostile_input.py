@@ -7,6 +7,8 @@ device, a FIFO, a memory cap) or real Inspect logs are in test_hostile_input_pro
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -406,3 +408,24 @@ def test_the_last_leap_second_of_year_9999_is_no_internal_error(tmp_path: Path) 
     code, report = validate_json(path)
     assert code == 1
     assert [f["code"] for f in findings(report)] == ["ES104"]
+
+
+def test_stdin_named_twice_is_a_usage_error() -> None:
+    assert invoke("validate", "-", "-", stdin=MINIMAL_RUN.read_bytes()).exit_code == 2
+    result = invoke("score", "-", "--suite", "-", stdin=LOG.read_bytes())
+    assert result.exit_code == 2
+    assert "stdin" in result.stderr
+
+
+def test_a_limit_beyond_what_any_read_can_take_is_a_usage_error() -> None:
+    assert invoke("validate", "--max-document-bytes", str(2**63), MINIMAL_RUN).exit_code == 2
+    assert invoke("validate", "--max-document-bytes", str(2**40), MINIMAL_RUN).exit_code == 0
+
+
+def test_a_corrupt_gzip_keeps_the_digest_of_what_was_read(tmp_path: Path) -> None:
+    path = tmp_path / "cut.json.gz"
+    path.write_bytes(gzip.compress(MINIMAL_RUN.read_bytes())[:40])
+    _, report = validate_json(path)
+    (record,) = report["inputs"]
+    assert (record["complete"], record["hashed_bytes"]) == (False, 40)
+    assert record["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()

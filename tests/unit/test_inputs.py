@@ -258,3 +258,13 @@ def test_a_jsonl_line_of_exactly_the_limit_passes_whether_it_ends_in_lf_or_crlf(
         path.write_bytes(VALID_LINE + ending + VALID_LINE + b" " + ending + VALID_LINE + ending)
         checked = check(path, max_document_bytes=limit)
         assert [codes(a) for a in checked] == [[], ["ES006"], []], ending
+
+
+def test_a_vertical_tab_or_form_feed_is_not_json_white_space(tmp_path: Path) -> None:
+    path = tmp_path / "runs.jsonl"
+    path.write_bytes(VALID_LINE + b"\n\x0b\n\x0c\n" + VALID_LINE + b"\n")
+    checked = check(path)
+    assert [(a.line, codes(a)) for a in checked] == [(1, []), (2, ["ES002"]), (3, ["ES002"]), (4, [])]
+    lone = tmp_path / "run.json"
+    lone.write_bytes(b"\x0c")
+    assert [codes(a) for a in check(lone)] == [["ES002"]]

@@ -11,6 +11,7 @@ import click
 
 from evalscore.contract.builder import ARTIFACT_KINDS
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
+from evalscore.inputs.paths import STDIN
 from evalscore.reporters.registry import ReportStyle
 from evalscore.validation.internal_error import request_tracebacks
 
@@ -48,13 +49,23 @@ traceback_option = click.option(
     help="On an internal error (exit 70), also print the Python traceback, for a bug report.",
 )
 
+MAX_DOCUMENT_BYTES_CEILING: Final = 2**40
+"""1 TiB: far beyond what fits in memory to parse, and small enough for every read call."""
+
 max_document_bytes_option = click.option(
     "--max-document-bytes",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_DOCUMENT_BYTES_CEILING),
     default=DEFAULT_MAX_DOCUMENT_BYTES,
     show_default=True,
-    help="Largest JSON/YAML document or JSONL line read into memory.",
+    help="Largest JSON/YAML document or JSONL line read into memory (at most 2**40).",
 )
+
+
+def read_stdin_once(*path_groups: tuple[str, ...]) -> None:
+    """A usage error when ``-`` is named more than once: stdin can be read only once, and a
+    second reading would find it empty."""
+    if sum(group.count(STDIN) for group in path_groups) > 1:
+        raise click.UsageError("'-' (stdin) is named more than once; stdin can be read only once")
 
 
 def stream_is_terminal(stream: IO[str]) -> bool:

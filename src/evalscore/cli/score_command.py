@@ -21,6 +21,7 @@ from evalscore.cli.common import (
     RATE,
     Progress,
     max_document_bytes_option,
+    read_stdin_once,
     report_style,
     traceback_option,
     write_out,
@@ -296,6 +297,7 @@ def score_command(
     the evidence), 2 usage error, 3 an input is invalid, 4 refused (not derivable honestly),
     70 an internal error (a bug; the other inputs are still checked).
     """
+    read_stdin_once(runs, suites)
     options = ScoreOptions(
         runs=runs,
         suites=suites,

@@ -12,6 +12,7 @@ from evalscore.cli.common import (
     KIND_CHOICE,
     Progress,
     max_document_bytes_option,
+    read_stdin_once,
     report_style,
     traceback_option,
     write_out,
@@ -87,5 +88,6 @@ def validate_command(
     1 when any is invalid, 2 on a usage error or an unreadable path, 70 on an
     internal error (a bug; the other inputs are still checked).
     """
+    read_stdin_once(paths)
     options = ValidateOptions(paths, kind, output_format, strict, max_errors, max_document_bytes)
     sys.exit(run_validate(options))

@@ -32,6 +32,8 @@ DEFAULT_MAX_DOCUMENT_BYTES: Final = 512 * 1024 * 1024
 _CHUNK: Final = 1024 * 1024
 _BOM: Final = b"\xef\xbb\xbf"
 _JSON_OPENERS: Final = (b"{", b"[")
+JSON_WHITESPACE: Final = b" \t\r\n"
+"""RFC 8259's four; ``bytes.strip()`` also strips \\x0b and \\x0c, which are not JSON whitespace."""
 
 UNREADABLE = "ES001"
 NOT_JSON = strict_json.NOT_JSON
@@ -216,7 +218,7 @@ def _jsonl_documents(
             continue
         if number == 1:
             line = _without_bom(line)
-        if not line.strip():
+        if not line.strip(JSON_WHITESPACE):
             continue
         seen_any = True
         yield (number, line) if raw else parse_json(line, source, number)
@@ -244,13 +246,13 @@ def _whole_document(
 
 
 def _json_or_empty(data: bytes, source: str) -> Document:
-    if not data.strip():
+    if not data.strip(JSON_WHITESPACE):
         return Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the input is empty"))
     return parse_json(data, source)
 
 
 def _yaml_or_empty(data: bytes, source: str) -> Document:
-    if not _without_bom(data).strip():
+    if not _without_bom(data).strip(JSON_WHITESPACE):
         return Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the input is empty"))
     return parse_yaml(data, source)
 
@@ -303,7 +305,7 @@ def _next_content_line(stream: IO[bytes], limit: int, read: list[bytes]) -> byte
     while line := stream.readline(limit + 2):
         read.append(line)
         budget -= len(line)
-        if line.strip():
+        if line.strip(JSON_WHITESPACE):
             return line
         if budget < 0:
             raise _SniffedTooMuchError
@@ -341,7 +343,7 @@ def _sniffed_documents(
         yield _too_large(source, None, limit, "document")
         return
     data = _without_bom(so_far + more)
-    if data.lstrip()[:1] in _JSON_OPENERS:
+    if data.lstrip(JSON_WHITESPACE)[:1] in _JSON_OPENERS:
         yield _json_or_empty(data, source)
     else:
         yield _yaml_or_empty(data, source)
@@ -382,6 +384,9 @@ def read_file_documents(
                 source, hashing.digest.hexdigest(), complete=not reading.stopped, hashed_bytes=hashing.count
             )
         except (gzip.BadGzipFile, EOFError, zlib.error) as error:
+            record["value"] = InputRecord(
+                source, hashing.digest.hexdigest(), complete=False, hashed_bytes=hashing.count
+            )
             reason = f"not a valid gzip stream: {_os_reason(error)}"
             yield Document(source, None, None, syntax_finding(NOT_GZIP, source, None, reason))
         except OSError as error:
