@@ -239,6 +239,9 @@ def _baseline(tmp_path: Path, change: Any) -> Path:
         (lambda report: report.update(evalscore_version="banana"), "/evalscore_version"),
         (lambda report: report.update(evalscore_version="99.0.0"), "newer than this"),
         (lambda report: report.update(extra_key=1), "extra_key"),
+        (lambda report: report.update(evalscore_version=__version__ + "\n"), "/evalscore_version"),
+        (lambda report: report["rates"].update(mandated_compliance_rate=0.5), "disagree with its own counts"),
+        (lambda report: report["rates"].update(golden_truth_pass_rate=0.5), "golden_truth_pass_rate is 0.5"),
     ],
 )
 def test_a_baseline_out_of_range_or_from_another_tool_version_is_refused(
@@ -248,6 +251,25 @@ def test_a_baseline_out_of_range_or_from_another_tool_version_is_refused(
     assert result.exit_code == 4
     reasons = json.loads(result.stdout)["decision"]["reasons"]
     assert any(said in reason for reason in reasons), reasons
+
+
+@pytest.mark.parametrize("version", ["0.0.9", "0.1.0-rc1", "0.1.0+local.2", __version__])
+def test_a_baseline_from_this_or_an_older_evalscore_is_compared(tmp_path: Path, version: str) -> None:
+    path = _baseline(tmp_path, lambda report: report.update(evalscore_version=version))
+    assert invoke("score", LOG, "--suite", SUITE, "--baseline", path).exit_code == 0
+
+
+def test_a_baseline_with_no_rate_to_compare_passes_and_says_so(tmp_path: Path) -> None:
+    def all_null(report: dict[str, Any]) -> None:
+        for name in list(report["rates"]):
+            if name != "dimension_means":
+                report["rates"][name] = None
+                report["counts"][name].update(numerator=0, denominator=0)
+
+    result = invoke("score", LOG, "--suite", SUITE, "--baseline", _baseline(tmp_path, all_null), "--format", "json")
+    assert result.exit_code == 0
+    (reason,) = json.loads(result.stdout)["decision"]["reasons"]
+    assert reason.startswith("the baseline has no rate to compare with")
 
 
 def test_a_baseline_with_a_repeated_key_is_refused(tmp_path: Path) -> None:

@@ -43,7 +43,9 @@ def _current() -> str:
 def baseline_with(tmp_path: Path, **rates: float) -> Path:
     """The current report with the given rates set to an earlier, better value."""
     report = copy.deepcopy(json.loads(_current()))
-    report["rates"].update(rates)
+    for name, value in rates.items():  # counts that agree with the rate: a baseline must agree with itself
+        report["rates"][name] = value
+        report["counts"][name].update(numerator=value, denominator=1)
     path = tmp_path / "baseline.json"
     path.write_text(json.dumps(report))
     return path

@@ -7,6 +7,7 @@ Exit codes: 0 pass, 1 fail, 2 usage error or unreadable path, 3 an input is inva
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, 
 from evalscore.scoring.decision import Thresholds
 from evalscore.scoring.engine import Partial, RepeatedRuns, SourcedRun, build_report, merge_partials, score_run
 from evalscore.scoring.join import index_suites
-from evalscore.scoring.report import InputRef, ScoreReport, parse_report
+from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
 from evalscore.scoring.signals import SignalParams
 from evalscore.validation.checker import WRONG_KIND, CheckedArtifact
 from evalscore.validation.contract_layer import report_findings
@@ -160,16 +161,25 @@ def _read_baseline(path: str | None, limit: int) -> tuple[ScoreReport | str | No
     if newer is not None:
         return f"{where}: written by evalscore {newer}, newer than this {__version__}; its rules may differ", ref
     try:
-        return parse_report(document.value), ref
+        report = parse_report(document.value)
     except ValidationError as error:
         return f"{where}: not an evalscore score report ({error.error_count()} problem(s))", ref
+    mismatch = next(iter(rate_count_mismatches(report)), None)
+    if mismatch is not None:
+        return f"{where}: its rates disagree with its own counts ({mismatch}); it was not written by evalscore", ref
+    return report, ref
 
 
-def _version_key(version: str) -> tuple[int, int, int]:
-    major, minor, patch = (
-        int("".join(char for char in part if char.isdigit()) or 0) for part in version.split(".")[:3]
-    )
-    return major, minor, patch
+_VERSION: Final = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)(-)?")
+
+
+def _version_key(version: str) -> tuple[int, int, int, int]:
+    """Sortable: a pre-release (``0.1.0-rc1``) comes before its release, build metadata counts for nothing."""
+    found = _VERSION.match(version)
+    if found is None:  # the published schema's pattern has been checked before
+        return (0, 0, 0, 0)
+    major, minor, patch, pre_release = found.groups()
+    return int(major), int(minor), int(patch), 0 if pre_release else 1
 
 
 def _newer_version(version: object) -> str | None:

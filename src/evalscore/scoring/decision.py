@@ -255,7 +255,7 @@ def decide(
     outcome = outcome_of(bool(refused_reasons), bool(failed_reasons))
     reasons = [*refused_reasons, *failed_reasons]
     if not reasons:
-        reasons = [pass_reason(checks)]
+        reasons = [pass_reason(checks, compared=isinstance(baseline, ScoreReport))]
     return Decision(
         outcome=outcome,
         reasons=reasons,
@@ -265,7 +265,13 @@ def decide(
     )
 
 
-def pass_reason(checks: Sequence[Check]) -> str:
+def pass_reason(checks: Sequence[Check], *, compared: bool = False) -> str:
+    """Why the outcome is pass; ``compared``: a baseline was read (it may have had no rate to compare)."""
+    if not checks and compared:
+        return (
+            "the baseline has no rate to compare with (all are null) and no threshold was given; nothing was "
+            "refused and no recorded score disagrees with the evidence"
+        )
     if not checks:
         return (
             "no threshold or baseline was given; nothing was refused and no recorded score disagrees with the evidence"

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from evalscore.models._base import Dimension
+from evalscore.models._base import END_OF_TEXT, Dimension
 from evalscore.models.run import ScoringModel
 
 SCORE_REPORT_SCHEMA_ID: Final = "https://evalscore.dev/schemas/v1/score-report.schema.json"
@@ -28,7 +28,8 @@ Amount = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 Count = Annotated[int, Field(ge=0)]
 Finite = Annotated[float, Field(allow_inf_nan=False)]
 """A threshold as the caller gave it (the command line takes [0, 1]; the API may ask for the impossible)."""
-PACKAGE_VERSION_PATTERN: Final = r"^[0-9]+\.[0-9]+\.[0-9]+(?:[-+.][0-9A-Za-z.+-]*)?$"
+PACKAGE_VERSION_PATTERN: Final = r"^[0-9]+\.[0-9]+\.[0-9]+(?:[-+][0-9A-Za-z.+-]*)?" + END_OF_TEXT
+"""A package version: major.minor.patch, then a pre-release (``-rc1``) or build (``+local``) part."""
 
 Outcome = Literal["pass", "fail", "refused"]
 ExitCode = Literal[0, 1, 4]
@@ -38,7 +39,9 @@ Source = Literal["rederived", "recorded"]
 class ReportModel(BaseModel):
     """Base of every report shape: strict, closed, self-documenting, immutable."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(
+        extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True, regex_engine="python-re"
+    )
 
 
 class InputRef(ReportModel):
@@ -323,6 +326,40 @@ def report_json_schema() -> dict[str, Any]:
     """The JSON Schema of the score report, with ``$schema`` and ``$id`` declared."""
     schema = ScoreReport.model_json_schema(mode="serialization")
     return {"$schema": JSON_SCHEMA_DIALECT, "$id": SCORE_REPORT_SCHEMA_ID, **schema}
+
+
+RATE_TOLERANCE: Final = 1e-9
+"""How far a rate may sit from numerator / denominator: a double's rounding, nothing more."""
+
+
+def rate_count_mismatches(report: ScoreReport) -> list[str]:
+    """Each rate that is not its own numerator over denominator (null exactly when the denominator is 0).
+
+    A baseline is believed only when it agrees with itself: a report edited to lower a rate
+    (so that the current figures cannot regress against it) would disagree with its counts.
+    """
+    mismatches: list[str] = []
+    for name in RATE_NAMES:
+        rate: float | None = getattr(report.rates, name)
+        count: RateCount = getattr(report.counts, name)
+        expected = None if count.denominator == 0 else count.numerator / count.denominator
+        if (rate is None) != (expected is None) or (
+            rate is not None and expected is not None and abs(rate - expected) > RATE_TOLERANCE
+        ):
+            mismatches.append(f"{name} is {rate} but its counts give {count.numerator:g} / {count.denominator:g}")
+    return mismatches
+
+
+RATE_NAMES: Final = (
+    "mandated_compliance_rate",
+    "discretionary_ask_precision",
+    "discretionary_blocker_recall",
+    "tool_match_accuracy",
+    "distraction_detection_rate",
+    "golden_truth_pass_rate",
+    "prefilled_ratio",
+)
+"""The rates that have a numerator and denominator of the same name in ``counts``."""
 
 
 def parse_report(document: Any) -> ScoreReport:
