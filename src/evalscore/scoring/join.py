@@ -10,10 +10,9 @@ otherwise walk past the gate unmatched.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from evalscore.findings import join_pointer
 from evalscore.models.run import RunOf, ScoringModel, StepResult, TaskResultOf
@@ -27,10 +26,9 @@ from evalscore.scoring.refusal import (
     TOOL_UNKNOWN,
     Refusal,
 )
+from evalscore.visible_text import visible_key
 
 SuiteKey = tuple[str, str]
-INVISIBLE_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0")
-"""Hangul fillers: letters to Unicode, blank to a reader."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,9 +125,8 @@ def step_by_n(task: EvalTask, n: int) -> EvalStep | None:
 
 
 def tool_key(name: str) -> str:
-    """A tool name as a reader sees it: NFKC, case-folded, without format or invisible characters."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(char for char in folded if unicodedata.category(char) != "Cf" and char not in INVISIBLE_LETTERS)
+    """A tool name as a reader sees it (``evalscore.visible_text``)."""
+    return visible_key(name)
 
 
 def unknown_tool_reason(tool: str, suite: EvalSuite, task: EvalTask) -> str | None:

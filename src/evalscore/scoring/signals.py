@@ -7,13 +7,13 @@ exit code. Unknown latency is counted in ``latency_unavailable`` and nowhere els
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import reduce
 
 from evalscore.instants import milliseconds_between, parse_instant
 from evalscore.models.run import GateEvent
+from evalscore.visible_text import visible_key
 
 ToolTally = tuple[tuple[str | None, int, int], ...]
 """``(target_tool, approved approval requests, denied approval requests)``, sorted by tool, null first."""
@@ -87,8 +87,9 @@ def merge_tallies(left: ToolTally, right: ToolTally) -> ToolTally:
 
 
 def normalize_overseer(overseer: str) -> str:
-    """NFKC, trimmed, case-folded: ``"alice"`` and ``"Alice "`` are one person."""
-    return unicodedata.normalize("NFKC", overseer).strip().casefold()
+    """NFKC, without invisible characters, trimmed, case-folded: ``"alice"``, ``"Alice "`` and
+    ``"alice\u200b"`` are one person, and an id of zero-width spaces is nobody."""
+    return visible_key(overseer)
 
 
 def distinct_overseers(overseers: Sequence[str]) -> int:
