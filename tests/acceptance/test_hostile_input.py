@@ -451,3 +451,18 @@ def test_a_corrupt_gzip_keeps_the_digest_of_what_was_read(tmp_path: Path) -> Non
     (record,) = report["inputs"]
     assert (record["complete"], record["hashed_bytes"]) == (False, 40)
     assert record["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_recorded_count_beyond_a_double_is_refused_not_an_internal_error(tmp_path: Path) -> None:
+    run = json.loads(RUN_LINES[0])
+    step = run["task_results"][0]["step_results"][0]
+    step["auto_score"] = {
+        "tool_match": True,
+        "distraction_caught": None,
+        "gates": {"mandated": None, "discretionary": {"blockers": 10**400, "asked": 0, "matched": 0, "unprompted": 0}},
+    }
+    path = tmp_path / "huge-count.json"
+    path.write_text(json.dumps(run))
+    result = invoke("score", path, "--format", "json")
+    assert result.exit_code == 4
+    assert [refusal["code"] for refusal in json.loads(result.stdout)["refusals"]] == ["count-unrepresentable"]

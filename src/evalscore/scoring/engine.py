@@ -49,6 +49,7 @@ from evalscore.scoring.report import (
     ToolMatchCount,
     ToolSignal,
 )
+from evalscore.scoring.representable import oversized_count
 from evalscore.scoring.signals import SignalParams, Signals, empty_signals, merge_signals, signals_of
 
 DEFAULT_MODEL: Final[ScoringModel] = "v3"
@@ -166,6 +167,9 @@ def score_run_recorded(sourced: SourcedRun, model: ScoringModel | None, params: 
             steps=step_count(run),
         )
         return merge_partials(facts, Partial(aggregate=agg.from_refused(refusal.steps), refusals=(refusal,)))
+    oversized = oversized_count(run, sourced.source)
+    if oversized is not None:
+        return merge_partials(facts, Partial(aggregate=agg.from_refused(oversized.steps), refusals=(oversized,)))
     autos = agg.aggregate(agg.from_auto(step.auto_score, run.scoring_model) for step in steps_of(run))
     return merge_partials(facts, Partial(aggregate=autos))
 

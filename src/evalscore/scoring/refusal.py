@@ -13,6 +13,7 @@ RefusalCode = Literal[
     "step-unknown",
     "tool-unknown",
     "run-repeated",
+    "count-unrepresentable",
     "scoring-model-unavailable",
     "scoring-models-mixed",
 ]
@@ -24,6 +25,7 @@ TASK_UNKNOWN: Final = "task-unknown"
 STEP_UNKNOWN: Final = "step-unknown"
 TOOL_UNKNOWN: Final = "tool-unknown"
 RUN_REPEATED: Final = "run-repeated"
+COUNT_UNREPRESENTABLE: Final = "count-unrepresentable"
 SCORING_MODEL_UNAVAILABLE: Final = "scoring-model-unavailable"
 SCORING_MODELS_MIXED: Final = "scoring-models-mixed"
 
