@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import get_args
 
 from evalscore.coherence.registry import RULES
 from evalscore.inputs.documents import SYNTAX_CODES
+from evalscore.scoring.refusal import RefusalCode
 from evalscore.validation.checker import CONTRACT_CODES
 
 RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "RULES.md"
@@ -36,3 +38,11 @@ def test_the_rules_doc_lists_every_other_contract_code_with_its_name() -> None:
 def test_no_code_is_documented_twice() -> None:
     codes = [code for code, _, _ in _rows()]
     assert len(codes) == len(set(codes)) > len(RULES)
+
+
+def test_the_rules_doc_lists_exactly_the_refusal_codes() -> None:
+    refusal_row = re.compile(r"^\|\s*`([a-z-]+)`\s*\|")
+    documented = [m.group(1) for line in RULES_DOC.read_text().splitlines() if (m := refusal_row.match(line))]
+    codes = list(get_args(RefusalCode))
+    assert sorted(documented) == sorted(codes)
+    assert len(codes) == 10
