@@ -6,6 +6,7 @@ changed the way a party who gains from a better score, or from a confused review
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
 import zipfile
@@ -175,6 +176,66 @@ def test_a_json_log_whose_gate_decision_is_repeated_is_refused(inspect_logs: dic
     line = one_line(result)
     assert line.startswith(f"{PROG}: {log}: the object at /samples/")
     assert "repeats the key 'decision'" in line
+
+
+# -- .json: text that is not text ---------------------------------------------------------------------
+
+PLACEHOLDER_ANSWER = "PLACEHOLDER-ANSWER"
+
+
+def json_log_with_completion(inspect_logs: dict[str, Path], path: Path, text: bytes) -> int:
+    """Write the factory's .json log with the approved sample's final answer spelled as ``text`` (JSON
+    string source) at ``path``; return the byte offset of ``text`` in the log."""
+    document = orjson.loads(inspect_logs["json"].read_bytes())
+    (sample,) = (sample for sample in document["samples"] if sample["id"] == "approve")
+    sample["output"]["completion"] = PLACEHOLDER_ANSWER
+    data = orjson.dumps(document)
+    assert data.count(PLACEHOLDER_ANSWER.encode()) == 1
+    path.write_bytes(data.replace(PLACEHOLDER_ANSWER.encode(), text))
+    return data.index(PLACEHOLDER_ANSWER.encode())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(rb"Refunded \udc00\ud800 20.", id="escapes-low-then-high"),
+        pytest.param(rb"Refunded \ud800 20.", id="lone-high-escape-yajl-reads-as-question-mark"),
+        pytest.param(rb"Refunded \ud800\u0041 20.", id="high-escape-yajl-joins-with-the-next"),
+        pytest.param(rb"Refunded \udc00 20.", id="lone-low-escape"),
+        pytest.param(b"Refunded \xed\xb3\xbf 20.", id="cesu8-bytes"),
+    ],
+)
+def test_broken_surrogates_in_a_json_log_make_it_unreadable_in_one_line_not_a_crash_or_other_text(
+    text: bytes, inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    log = tmp_path / "surrogates.json"
+    offset = json_log_with_completion(inspect_logs, log, text) + len(b"Refunded ")
+    out = tmp_path / "out.jsonl"
+    result = invoke(str(log), "-o", str(out))
+    assert result.exit_code == 2
+    line = one_line(result)
+    assert line.startswith(f"{PROG}: {log}: not valid JSON: ")
+    assert f"at byte offset {offset} (line " in line
+    assert not out.exists()
+
+
+def test_emoji_written_as_escaped_pairs_import_as_the_same_text_as_raw_utf8(
+    inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    answer = "Refunded 20 \U0001f600 \U0001f44d\U0001f3fd."
+    escaped = json.dumps(answer)[1:-1].encode()  # as Python's json.dumps writes them: \ud83d\ude00 ...
+    assert escaped.count(rb"\ud83") == 3
+    runs = []
+    for name, text in (("escaped", escaped), ("raw", answer.encode())):
+        log = tmp_path / f"{name}.json"
+        json_log_with_completion(inspect_logs, log, text)
+        out = tmp_path / f"{name}.jsonl"
+        result = invoke(str(log), "-o", str(out))
+        assert result.exit_code == 0, result.output
+        runs.append(Run.model_validate_json(out.read_bytes()))
+    finals = {task.task_id: task.step_results[0].agent_final_output for task in runs[0].task_results}
+    assert finals["approve"] == answer
+    assert runs[0].task_results == runs[1].task_results
 
 
 # -- deep tool arguments: refused, never a crash, and never written too deep to read back -------------

@@ -267,3 +267,107 @@ def test_a_top_level_key_named_like_ijsons_prefix_of_a_sample_is_not_a_sample(st
     header, samples = read(path, stream)
     assert samples == [{"id": 1}]
     assert header["samples.item"] == {"id": "injected"}
+
+
+# -- text: surrogate escapes and bytes that are not UTF-8 ---------------------------------------------
+
+TEXT_PREFIX = b"{" + EVAL + b',\n "samples": [{"id": 1, "x": "'
+"""The text before a sample string: the string's first character is at byte ``len(TEXT_PREFIX)``, line 2."""
+
+
+def text_log(tmp_path: Path, inside: bytes) -> Path:
+    return log(tmp_path, TEXT_PREFIX + inside + b'"}]}')
+
+
+@pytest.mark.parametrize("stream", MODES)
+@pytest.mark.parametrize(
+    ("inside", "escape", "at"),
+    [
+        pytest.param(rb"\ud800", r"\ud800", 0, id="high-alone"),
+        pytest.param(rb"\ud800x", r"\ud800", 0, id="high-then-text"),
+        pytest.param(rb"\ud800\ud800", r"\ud800", 0, id="high-then-high"),
+        pytest.param(rb"\ud800\u0041", r"\ud800", 0, id="high-then-another-escape"),
+        pytest.param(rb"\ud800\\udc00", r"\ud800", 0, id="high-then-escaped-backslash"),
+        pytest.param(rb"\uDBFF", r"\uDBFF", 0, id="high-upper-case"),
+        pytest.param(rb"\udc00", r"\udc00", 0, id="low-alone"),
+        pytest.param(rb"\udc00\ud800", r"\udc00", 0, id="low-then-high"),
+        pytest.param(rb"ab\\\udfff", r"\udfff", 4, id="low-after-escaped-backslash"),
+        pytest.param(rb"\\ud800\udc00", r"\udc00", 7, id="low-after-text-that-looks-like-a-high-escape"),
+        pytest.param(rb"\ud83d\ude00\ude00", r"\ude00", 12, id="low-after-a-pair"),
+    ],
+)
+def test_a_lone_surrogate_escape_is_refused_with_where_it_is_never_read_as_other_text(
+    inside: bytes, escape: str, at: int, stream: bool, tmp_path: Path
+) -> None:
+    reason = header_refusal(text_log(tmp_path, inside), stream)
+    if stream:  # yajl reads these as "?" or joins them with the next escape: the bytes are checked first
+        half = "high" if escape[3] in "89abAB" else "low"
+        assert reason.startswith(
+            f"not valid JSON: the escape {escape} at byte offset {len(TEXT_PREFIX) + at} (line 2) is a {half} surrogate"
+        )
+    else:
+        assert reason.startswith("not valid JSON: ")
+        assert "surrogate" in reason or "hex escape" in reason
+
+
+@pytest.mark.parametrize("stream", MODES)
+def test_a_lone_surrogate_escape_in_a_key_or_the_header_is_refused_too(stream: bool, tmp_path: Path) -> None:
+    in_key = b"{" + EVAL + rb', "samples": [{"id": 1, "\ud800": 2}]}'
+    reason = header_refusal(log(tmp_path, in_key), stream)
+    assert reason.startswith("not valid JSON: ")
+    if stream:
+        offset = in_key.index(rb"\ud800")
+        assert f"the escape \\ud800 at byte offset {offset} (line 1) is a high surrogate" in reason
+    in_header = rb'{"eval": {"task": "\udc00"}, "samples": []}'
+    assert header_refusal(log(tmp_path, in_header), stream).startswith("not valid JSON: ")
+
+
+@pytest.mark.parametrize("stream", MODES)
+@pytest.mark.parametrize(
+    ("inside", "text"),
+    [
+        pytest.param(rb"\ud83d\ude00", "\U0001f600", id="escaped-pair"),
+        pytest.param(rb"\uDBFF\uDFFF", "\U0010ffff", id="upper-case-pair"),
+        pytest.param(rb"\\ud800", "\\ud800", id="escaped-backslash-then-text"),
+        pytest.param(rb"\\\\ud800\\udc00", "\\\\ud800\\udc00", id="two-escaped-backslashes-then-text"),
+        pytest.param(rb"\\\ud83d\ude00", "\\\U0001f600", id="escaped-backslash-then-a-pair"),
+    ],
+)
+def test_surrogate_pairs_and_escaped_backslashes_are_read_as_the_text_they_spell(
+    inside: bytes, text: str, stream: bool, tmp_path: Path
+) -> None:
+    assert read(text_log(tmp_path, inside), stream)[1] == [{"id": 1, "x": text}]
+
+
+@pytest.mark.parametrize("stream", MODES)
+@pytest.mark.parametrize(
+    ("inside", "byte"),
+    [
+        pytest.param(b"ok \xed\xb3\xbf", 0xED, id="a-low-surrogate-as-bytes-cesu8"),
+        pytest.param(b"ok \xed\xa0\xbd\xed\xb8\x80", 0xED, id="a-surrogate-pair-as-bytes"),
+        pytest.param(b"ok \xc0\x80", 0xC0, id="overlong"),
+        pytest.param(b"ok \xf4\x90\x80\x80", 0xF4, id="beyond-u10ffff"),
+        pytest.param(b"ok \xff", 0xFF, id="never-utf8"),
+    ],
+)
+def test_bytes_that_are_not_utf8_in_a_string_make_the_log_unreadable_naming_where(
+    inside: bytes, byte: int, stream: bool, tmp_path: Path
+) -> None:
+    reason = header_refusal(text_log(tmp_path, inside), stream)
+    if stream:  # yajl passes most of these to Python, whose decoder raised UnicodeDecodeError out of the import
+        assert (
+            reason == f"not valid JSON: invalid UTF-8 byte 0x{byte:02x} at byte offset {len(TEXT_PREFIX) + 3} (line 2)"
+        )
+    else:
+        assert reason.startswith(f"not valid JSON: invalid UTF-8 byte 0x{byte:02x} (line 2")
+
+
+def test_bytes_that_are_not_utf8_are_refused_when_the_samples_are_streamed_too(tmp_path: Path) -> None:
+    if not streaming_available():
+        pytest.skip("no ijson")
+    reader = JsonLogReader(text_log(tmp_path, b"\xed\xb3\xbf"), stream=True)
+    try:
+        with pytest.raises(UnreadableLogError, match=r"^.*invalid UTF-8 byte 0xed at byte offset \d+ \(line 2\)$"):
+            list(reader.samples())
+    finally:
+        reader.close()

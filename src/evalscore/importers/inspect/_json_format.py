@@ -4,7 +4,11 @@ The log is read as strict JSON wherever it is: a repeated key at any depth
 (a second top-level ``samples`` or ``eval``, a repeated key in a sample or the
 header) or a value inside more than ``MAX_DEPTH`` arrays and objects makes it
 unreadable, naming the JSON Pointer. Streamed, a number beyond a double is
-refused by the parser (yajl) too.
+refused by the parser (yajl) too. yajl misreads a surrogate escape that is not
+half of a pair (``\ud800`` reads as ``?``), so the raw bytes are searched for
+one before they are parsed (``_raw_text``), and bytes that are not UTF-8 inside
+a string, which yajl hands to Python's strict decoder, are refused naming their
+byte offset.
 
 With ``ijson`` installed the file is streamed over its plain events
 (``_strict_stream``), in one pass: ``samples`` yields the samples one at a time
@@ -34,6 +38,7 @@ from typing import IO, Any, Final
 from evalscore.importers.inspect._errors import UnreadableLogError
 from evalscore.importers.inspect._eval_format import syntax_reason
 from evalscore.importers.inspect._log_reader import LogFormat
+from evalscore.importers.inspect._raw_text import invalid_utf8_reason, mapped, surrogate_escape_problem
 from evalscore.importers.inspect._strict_stream import (
     Event,
     Refused,
@@ -58,6 +63,8 @@ STREAMED_KEYS: Final = frozenset({SAMPLES_KEY, "reductions"})
 SAMPLE_DEPTH: Final = 2
 """A sample sits inside the log object and its ``samples`` array."""
 _BUFFER: Final = 1 << 16
+_NOT_UTF8_MESSAGE: Final = "invalid bytes in UTF8 string"
+"""How yajl says a string holds bytes that are not UTF-8, without saying where."""
 
 
 def streaming_available() -> bool:
@@ -78,6 +85,7 @@ class JsonLogReader:
         self._stream = streaming_available() if stream is None else stream
         self._whole: dict[str, Any] | None = None
         self._header: dict[str, Any] | None = None
+        self._escapes_checked = False
         try:
             self._raw: IO[bytes] = path.open("rb")
         except OSError as error:
@@ -104,6 +112,7 @@ class JsonLogReader:
     def _walk(self, *, build_samples: bool) -> Iterator[Any]:
         """One pass over the whole log: the samples yielded (or only checked), the header kept once it is all read."""
         header: dict[str, Any] = {}
+        self._refuse_lone_surrogate_escapes()
         with self._named_refusals():
             for key, first, events in self._members():
                 if key == SAMPLES_KEY:
@@ -129,6 +138,20 @@ class JsonLogReader:
         for key, first in top_level_members(events):
             yield key, first, events
 
+    def _refuse_lone_surrogate_escapes(self) -> None:
+        """Before yajl reads the log: a surrogate escape that is not half of a pair makes it unreadable."""
+        if self._escapes_checked:
+            return
+        with mapped(self._raw) as data:
+            problem = surrogate_escape_problem(data)
+        if problem is not None:
+            raise UnreadableLogError(self._source, problem)
+        self._escapes_checked = True
+
+    def _invalid_utf8(self) -> str:
+        with mapped(self._raw) as data:
+            return invalid_utf8_reason(data)
+
     @contextlib.contextmanager
     def _named_refusals(self) -> Iterator[None]:
         """What the strict reader or ijson refuses, as one line naming the log and, walking it again, where."""
@@ -138,10 +161,17 @@ class JsonLogReader:
             raise UnreadableLogError(self._source, self._locate()) from None
         except StreamSyntaxError as error:
             raise UnreadableLogError(self._source, str(error)) from error
+        except UnicodeDecodeError as error:  # raw bytes that are not UTF-8 inside a string, which yajl passes on
+            raise UnreadableLogError(self._source, self._invalid_utf8()) from error
         except Exception as error:
             if ijson is None or not isinstance(error, ijson.JSONError):
                 raise
-            raise UnreadableLogError(self._source, f"not valid JSON: {_first_line(error)}") from error
+            raise UnreadableLogError(self._source, self._json_error_reason(error)) from error
+
+    def _json_error_reason(self, error: Exception) -> str:
+        """ijson's message; for bytes that are not UTF-8, which it does not locate, where they are."""
+        first = _first_line(error)
+        return self._invalid_utf8() if _NOT_UTF8_MESSAGE in first else f"not valid JSON: {first}"
 
     def _locate(self) -> str:
         """Why and where the log was refused: a second walk that tracks every position."""
@@ -154,10 +184,12 @@ class JsonLogReader:
                     locate_refusal(events, first, (key,))
         except StreamSyntaxError as error:
             return str(error)
+        except UnicodeDecodeError:
+            return self._invalid_utf8()
         except Exception as error:
             if not isinstance(error, ijson.JSONError):
                 raise
-            return f"not valid JSON: {_first_line(error)}"
+            return self._json_error_reason(error)
         return "the log changed while it was read"
 
     def _load(self) -> dict[str, Any]:
