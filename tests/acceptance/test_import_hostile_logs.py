@@ -150,6 +150,27 @@ def test_a_sample_member_that_repeats_a_key_is_refused_naming_member_pointer_and
     assert "repeats the key 'decision'" in line
 
 
+def test_a_deflated_member_that_declares_a_gigabyte_and_inflates_to_less_is_unreadable(
+    inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    log = edited_eval(inspect_logs["eval"], tmp_path / "sizes.eval", lambda members: None)
+    name = "samples/approve_epoch_1.json"
+    raw = bytearray(log.read_bytes())
+    central = raw.find(b"PK\x01\x02")  # the central directory entries, until the one naming the member
+    while raw[central + 46 : central + 46 + len(name)] != name.encode():
+        central = raw.find(b"PK\x01\x02", central + 1)
+    actual = int.from_bytes(raw[central + 24 : central + 28], "little")
+    raw[central + 24 : central + 28] = (10**9).to_bytes(4, "little")
+    log.write_bytes(bytes(raw))
+    out = tmp_path / "out.jsonl"
+    result = invoke(str(log), "-o", str(out))
+    assert result.exit_code == 2
+    assert one_line(result) == (
+        f"{PROG}: {log}: {name}: member '{name}' decompresses to {actual} bytes, the archive says 1000000000"
+    )
+    assert not out.exists()
+
+
 # -- .json: repeated keys anywhere --------------------------------------------------------------------
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import struct
+import zipfile
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from evalscore.importers.inspect import UnreadableLogError
@@ -181,3 +183,67 @@ def test_repeated_members_that_are_never_read_are_not_reported(tmp_path: Path) -
         ("_journal/summaries/1.json", b"[]"),
     )
     assert read(path)[2] == {}
+
+
+# -- every member's size and CRC-32, whatever its compression -----------------------------------------
+
+STDLIB_METHODS = {
+    "stored": zipfile.ZIP_STORED,
+    "deflated": zipfile.ZIP_DEFLATED,
+    "bzip2": zipfile.ZIP_BZIP2,
+    "lzma": zipfile.ZIP_LZMA,
+}
+SAMPLE = b'{"id": 1, "input": "' + b"refund order A-1 " * 1000 + b'"}'
+
+
+def patched_central_entry(path: Path, name: str, *, file_size: int | None = None, crc: int | None = None) -> Path:
+    """Rewrite the central directory's uncompressed size or CRC-32 of ``name`` (the local header keeps its own)."""
+    raw = bytearray(path.read_bytes())
+    at = raw.find(b"PK\x01\x02")
+    while raw[at + 46 : at + 46 + len(name)] != name.encode():
+        at = raw.find(b"PK\x01\x02", at + 1)
+    if file_size is not None:
+        raw[at + 24 : at + 28] = file_size.to_bytes(4, "little")
+    if crc is not None:
+        raw[at + 16 : at + 20] = crc.to_bytes(4, "little")
+    path.write_bytes(bytes(raw))
+    return path
+
+
+def compressed_log(tmp_path: Path, method: int, sample: bytes = SAMPLE) -> Path:
+    path = tmp_path / "log.eval"
+    with zipfile.ZipFile(path, "w", method) as archive:
+        archive.writestr("header.json", HEADER)
+        archive.writestr("samples/1_epoch_1.json", sample)
+    return path
+
+
+@pytest.mark.parametrize("method", STDLIB_METHODS.values(), ids=STDLIB_METHODS.keys())
+def test_members_of_every_standard_method_are_read_when_size_and_crc_agree(method: int, tmp_path: Path) -> None:
+    assert read(compressed_log(tmp_path, method))[1] == [orjson.loads(SAMPLE)]
+
+
+@pytest.mark.parametrize("method", STDLIB_METHODS.values(), ids=STDLIB_METHODS.keys())
+def test_a_member_smaller_than_its_declared_size_is_refused_whatever_its_method(method: int, tmp_path: Path) -> None:
+    path = patched_central_entry(compressed_log(tmp_path, method), "samples/1_epoch_1.json", file_size=10**9)
+    assert refusal(path) == (
+        f"samples/1_epoch_1.json: member 'samples/1_epoch_1.json' decompresses to {len(SAMPLE)} bytes, "
+        "the archive says 1000000000"
+    )
+
+
+@pytest.mark.parametrize("method", STDLIB_METHODS.values(), ids=STDLIB_METHODS.keys())
+def test_a_member_larger_than_its_declared_size_is_refused_not_cut_to_it(method: int, tmp_path: Path) -> None:
+    hidden = b"\n" * 64  # what a reader that stops at the declared size never sees
+    path = compressed_log(tmp_path, method, SAMPLE + hidden)
+    patched_central_entry(path, "samples/1_epoch_1.json", file_size=len(SAMPLE), crc=zlib.crc32(SAMPLE))
+    assert refusal(path).startswith(
+        f"samples/1_epoch_1.json: member 'samples/1_epoch_1.json' decompresses to more than {len(SAMPLE)} bytes"
+    )
+
+
+@pytest.mark.parametrize("method", STDLIB_METHODS.values(), ids=STDLIB_METHODS.keys())
+def test_a_member_whose_crc_disagrees_is_refused_whatever_its_method(method: int, tmp_path: Path) -> None:
+    path = compressed_log(tmp_path, method)
+    patched_central_entry(path, "samples/1_epoch_1.json", crc=zlib.crc32(SAMPLE) ^ 1)
+    assert refusal(path) == "samples/1_epoch_1.json: member 'samples/1_epoch_1.json' fails its CRC-32 check"

@@ -1,12 +1,18 @@
 """Read members of a zip archive, including zstd members (method 93) that ``zipfile`` cannot open before 3.14.
 
-``zipfile`` reads the central directory; each member's local header is parsed
-here to find its data, which is decompressed with ``zstandard`` and checked
-against the central directory's size and CRC-32.
+``zipfile`` reads the central directory. A zstd member's local header is parsed
+here to find its data, which is decompressed with ``zstandard``; the standard
+methods (stored, deflated, bzip2, lzma) are decompressed by ``zipfile``. Either
+way, what a member decompresses to is checked here against the central
+directory's size and CRC-32: ``zipfile`` by itself stops at the declared size
+(a member that decompresses to more is silently cut to it, and checked against
+a CRC-32 the archive may have computed over the cut) and never compares a
+shorter result with it.
 """
 
 from __future__ import annotations
 
+import copy
 import struct
 import zipfile
 import zlib
@@ -49,15 +55,30 @@ def read_member(archive: zipfile.ZipFile, raw: IO[bytes], info: zipfile.ZipInfo)
     if info.flag_bits & _ENCRYPTED_FLAG:
         raise MemberError(f"member {info.filename!r} is encrypted")
     if info.compress_type in STDLIB_METHODS:
-        with archive.open(info) as member:
-            return member.read()
-    if info.compress_type != ZSTD_METHOD:
+        data = read_stdlib_member(archive, info)
+    elif info.compress_type == ZSTD_METHOD:
+        data = decompress_zstd(read_compressed(raw, info), info.file_size)
+    else:
         raise MemberError(
             f"member {info.filename!r} uses zip compression method {info.compress_type}, which is not supported"
         )
-    data = decompress_zstd(read_compressed(raw, info), info.file_size)
     check_member(info, data)
     return data
+
+
+def read_stdlib_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """At most one byte more than the declared size of a member ``zipfile`` decompresses; ``check_member`` judges it.
+
+    ``zipfile`` reads up to the size it is given and checks the CRC-32 it is
+    given: it is given the declared size plus one (so a member that decompresses
+    to more shows it) and no CRC-32 (which ``check_member`` compares, over all
+    that was read).
+    """
+    probe = copy.copy(info)
+    probe.file_size = info.file_size + 1
+    del probe.CRC
+    with archive.open(probe) as member:
+        return member.read()
 
 
 def read_compressed(raw: IO[bytes], info: zipfile.ZipInfo) -> bytes:
@@ -98,8 +119,7 @@ def decompress_zstd(data: bytes, expected_size: int) -> bytes:
 def check_member(info: zipfile.ZipInfo, data: bytes) -> None:
     """Compare the decompressed bytes with the central directory's size and CRC-32."""
     if len(data) != info.file_size:
-        raise MemberError(
-            f"member {info.filename!r} decompresses to {len(data)} bytes, the archive says {info.file_size}"
-        )
+        size = f"more than {info.file_size}" if len(data) > info.file_size else str(len(data))
+        raise MemberError(f"member {info.filename!r} decompresses to {size} bytes, the archive says {info.file_size}")
     if zlib.crc32(data) != info.CRC:
         raise MemberError(f"member {info.filename!r} fails its CRC-32 check")
