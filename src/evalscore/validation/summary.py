@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from evalscore.findings import Finding
+from evalscore.findings import Finding, Layer
 from evalscore.inputs.documents import INTERNAL_ERROR, UNREADABLE, InputRecord
 from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR
@@ -82,5 +82,9 @@ class ValidationSummary:
         return EXIT_INVALID if self.invalid else EXIT_VALID
 
 
-def _layer_rank(layer: str) -> int:
-    return {"syntax": 0, "contract": 1, "coherence": 2}.get(layer, 3)
+_LAYER_RANK: Final[dict[Layer, int]] = {"syntax": 0, "contract": 1, "coherence": 2}
+"""The order findings of one severity are shown in: every ``Layer`` has its place."""
+
+
+def _layer_rank(layer: Layer) -> int:
+    return _LAYER_RANK[layer]

@@ -1,0 +1,135 @@
+"""The validation summary: which findings an artifact keeps and shows first, and the exit code.
+
+The exit code ranks what was found: an internal error (70) outranks an input that could not be read
+or an empty run (2), which outranks an invalid artifact (1); 0 only when every artifact is valid.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from evalscore.findings import Finding, Layer, Severity
+from evalscore.validation.checker import CheckedArtifact
+from evalscore.validation.summary import MAX_KEPT_FINDINGS, ValidationSummary
+
+
+def finding(layer: Layer, severity: Severity = "error", code: str = "X") -> Finding:
+    return Finding(layer=layer, code=code, severity=severity, pointer="", message=f"{layer} {severity} {code}")
+
+
+def artifact(*findings: Finding, source: str = "a.json", line: int | None = None) -> CheckedArtifact:
+    return CheckedArtifact(source, line, "run", findings)
+
+
+def summary_of(*artifacts: CheckedArtifact, strict: bool = False, max_findings: int = 0) -> ValidationSummary:
+    summary = ValidationSummary(strict=strict, max_findings=max_findings)
+    for checked in artifacts:
+        summary.add(checked)
+    return summary
+
+
+def test_errors_come_before_warnings_then_syntax_contract_coherence() -> None:
+    shuffled = (
+        finding("coherence", "warning"),
+        finding("coherence"),
+        finding("syntax", "warning"),
+        finding("contract"),
+        finding("syntax"),
+        finding("contract", "warning"),
+    )
+    (verdict,) = summary_of(artifact(*shuffled)).verdicts
+    assert [(f.severity, f.layer) for f in verdict.findings] == [
+        ("error", "syntax"),
+        ("error", "contract"),
+        ("error", "coherence"),
+        ("warning", "syntax"),
+        ("warning", "contract"),
+        ("warning", "coherence"),
+    ]
+
+
+def test_findings_of_one_rank_keep_the_order_they_were_found_in() -> None:
+    found = tuple(finding("contract", code=f"C{n}") for n in range(5))
+    (verdict,) = summary_of(artifact(*found)).verdicts
+    assert [f.code for f in verdict.findings] == ["C0", "C1", "C2", "C3", "C4"]
+
+
+def test_a_verdict_counts_errors_and_warnings_apart() -> None:
+    found = (finding("syntax"), *[finding("coherence", "warning")] * 3)
+    (verdict,) = summary_of(artifact(*found, source="runs.jsonl", line=7)).verdicts
+    assert (verdict.errors, verdict.warnings) == (1, 3)
+    assert (verdict.source, verdict.line, verdict.kind) == ("runs.jsonl", 7, "run")
+
+
+def test_max_findings_keeps_the_most_useful_and_counts_the_rest_as_omitted() -> None:
+    found = (finding("coherence", "warning"), finding("coherence"), finding("syntax"), finding("contract"))
+    (verdict,) = summary_of(artifact(*found), max_findings=2).verdicts
+    assert [f.layer for f in verdict.findings] == ["syntax", "contract"]
+    assert verdict.omitted == 2
+    assert (verdict.errors, verdict.warnings) == (3, 1)
+
+
+def test_max_findings_0_keeps_at_most_the_hard_limit() -> None:
+    found = tuple(finding("contract", code=str(n)) for n in range(MAX_KEPT_FINDINGS + 5))
+    (verdict,) = summary_of(artifact(*found), max_findings=0).verdicts
+    assert len(verdict.findings) == MAX_KEPT_FINDINGS == 1000
+    assert verdict.omitted == 5
+    assert verdict.errors == MAX_KEPT_FINDINGS + 5
+
+
+def test_max_findings_1_keeps_one() -> None:
+    (verdict,) = summary_of(artifact(finding("contract"), finding("syntax")), max_findings=1).verdicts
+    assert [f.layer for f in verdict.findings] == ["syntax"]
+    assert verdict.omitted == 1
+
+
+def test_a_warning_fails_an_artifact_only_under_strict() -> None:
+    warned = artifact(finding("coherence", "warning"))
+    assert summary_of(warned).invalid == 0
+    assert summary_of(warned).exit_code == 0
+    assert summary_of(warned, strict=True).invalid == 1
+    assert summary_of(warned, strict=True).exit_code == 1
+    assert summary_of(warned).warnings == 1
+
+
+@pytest.mark.parametrize(
+    ("codes", "exit_code"),
+    [
+        ([[]], 0),
+        ([[], []], 0),
+        ([["X"], []], 1),
+        ([["ES001"], []], 2),
+        ([["ES001"], ["X"]], 2),
+        ([["ES099"], ["X"]], 70),
+        ([["ES099"], ["ES001"]], 70),
+        ([[], ["ES001", "ES099"]], 70),
+    ],
+)
+def test_the_exit_code_ranks_internal_errors_over_unreadable_inputs_over_invalid_ones(
+    codes: list[list[str]], exit_code: int
+) -> None:
+    artifacts = [artifact(*(finding("syntax", code=code) for code in found)) for found in codes]
+    summary = summary_of(*artifacts)
+    assert len(summary.verdicts) == len(codes)
+    assert summary.exit_code == exit_code
+
+
+def test_nothing_checked_is_a_usage_error_not_all_valid() -> None:
+    assert summary_of().exit_code == 2
+
+
+def test_unreadable_internal_and_invalid_artifacts_are_counted_per_artifact() -> None:
+    summary = summary_of(
+        artifact(finding("syntax", code="ES001"), finding("syntax", code="ES001")),
+        artifact(finding("syntax", code="ES099")),
+        artifact(finding("contract")),
+        artifact(),
+    )
+    assert (summary.unreadable, summary.internal_errors, summary.invalid) == (1, 1, 3)
+
+
+def test_a_code_only_counts_where_it_is_kept() -> None:
+    # An unreadable input is one finding; an artifact keeps at least its most useful one.
+    summary = summary_of(artifact(finding("syntax", code="ES001"), finding("contract")), max_findings=1)
+    assert summary.unreadable == 1
+    assert summary.exit_code == 2
