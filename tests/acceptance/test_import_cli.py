@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import zipfile
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from click.testing import CliRunner, Result
 from evalscore.cli.import_command import import_group
 from evalscore.cli.main import main
 from evalscore.contract.builder import build_schema
+from evalscore.inputs.yaml_loader import load_yaml
 from evalscore.models import Run
 
 SUITE_YAML = """\
@@ -238,5 +240,99 @@ def test_a_hostile_suite_is_one_line_and_exit_2_before_anything_is_written(
     result = invoke(str(inspect_logs["eval"]), "-o", str(out), "--suite", str(suite))
     assert result.exit_code == 2
     (line,) = result.stderr.splitlines()
-    assert line.startswith(f"evalscore import inspect: {suite}: the suite is not valid YAML or JSON: {reason}")
+    assert line.startswith(f"evalscore import inspect: {suite}: not a valid suite: syntax ES0")
+    assert reason in line
     assert sorted(path.name for path in tmp_path.iterdir()) == ["suite.yaml"]
+
+
+# -- --suite is read exactly as `score --suite` reads it ----------------------------------------------
+
+SUITE_FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "valid" / "eval-suite" / "inspect-refund-desk.yaml"
+DESCRIPTION = '"description": "Refund desk'
+
+
+def suite_as_json(tmp_path: Path, name: str, edit: tuple[str, str] = ("", "")) -> Path:
+    """The fixture suite as JSON, written as Python's json.dumps writes it, with one text replacement."""
+    text = json.dumps(load_yaml(SUITE_FIXTURE.read_bytes()), indent=2)
+    assert text.count(edit[0]) >= 1
+    path = tmp_path / name
+    path.write_text(text.replace(*edit, 1), encoding="utf-8")
+    return path
+
+
+SUITES = {
+    "valid-yaml": lambda tmp_path: SUITE_FIXTURE,
+    "json-with-an-escaped-emoji-pair": lambda tmp_path: suite_as_json(
+        tmp_path, "emoji.json", (DESCRIPTION, DESCRIPTION.replace("Refund", json.dumps("\U0001f600")[1:-1] + " Refund"))
+    ),
+    "json-with-a-raw-tab-in-a-string": lambda tmp_path: suite_as_json(
+        tmp_path, "tab.json", (DESCRIPTION, DESCRIPTION.replace(" desk", "\tdesk"))
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("suite_name", "valid"),
+    [("valid-yaml", True), ("json-with-an-escaped-emoji-pair", True), ("json-with-a-raw-tab-in-a-string", False)],
+)
+def test_a_suite_import_takes_is_exactly_one_score_takes(
+    suite_name: str, valid: bool, inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    suite = SUITES[suite_name](tmp_path)
+    runs = tmp_path / "runs.jsonl"
+    assert invoke(str(inspect_logs["eval"]), "-o", str(runs)).exit_code == 0
+    scored = CliRunner().invoke(main, ["score", str(runs), "--suite", str(suite), "--format", "json"])
+    out = tmp_path / "with-suite.jsonl"
+    imported = invoke(str(inspect_logs["eval"]), "-o", str(out), "--suite", str(suite))
+    assert (scored.exit_code not in (2, 3)) is valid, scored.output
+    assert (imported.exit_code == 0) is valid, imported.output
+    if not valid:
+        assert imported.exit_code == 2
+        (line,) = imported.stderr.splitlines()
+        assert line.startswith(
+            f"evalscore import inspect: {suite}: not a valid suite: syntax ES002 /: control character"
+        )
+        assert "(line 5 column" in line
+        assert not out.exists()
+
+
+def test_a_suite_that_breaks_a_coherence_rule_is_refused_with_its_code_and_pointer(
+    inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    suite = suite_as_json(tmp_path, "twice.json", ('"id": "reject"', '"id": "approve"'))
+    result = invoke(str(inspect_logs["eval"]), "-o", str(tmp_path / "out.jsonl"), "--suite", str(suite))
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(
+        f"evalscore import inspect: {suite}: not a valid suite: coherence ES141 /suite/tasks/1/id: duplicate task id"
+    )
+
+
+@pytest.mark.parametrize("name", ["suite.txt", "suite"])
+@pytest.mark.parametrize("form", ["json", "yaml"])
+def test_a_suite_file_whose_suffix_names_no_format_is_sniffed_as_score_sniffs_it(
+    name: str, form: str, inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    suite = tmp_path / name
+    if form == "json":
+        suite.write_text(json.dumps(load_yaml(SUITE_FIXTURE.read_bytes())))
+    else:
+        suite.write_bytes(SUITE_FIXTURE.read_bytes())
+    out = tmp_path / "out.jsonl"
+    result = invoke(str(inspect_logs["eval"]), "-o", str(out), "--suite", str(suite))
+    assert result.exit_code == 0, result.output
+    assert Run.model_validate_json(out.read_bytes()).scoring_model == "v3"
+
+
+def test_a_suite_path_that_is_a_directory_or_holds_two_suites_is_refused(
+    inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    two = tmp_path / "two.jsonl"
+    line = orjson.dumps(load_yaml(SUITE_FIXTURE.read_bytes()))
+    two.write_bytes(line + b"\n" + line + b"\n")
+    for suite, reason in ((tmp_path, "it is a directory"), (two, "the file holds 2 suites")):
+        result = invoke(str(inspect_logs["eval"]), "-o", str(tmp_path / "out.jsonl"), "--suite", str(suite))
+        assert result.exit_code == 2
+        (message,) = result.stderr.splitlines()
+        assert message.startswith(f"evalscore import inspect: {suite}: ")
+        assert reason in message

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Final
 
 import click
 import orjson
-import yaml
-from pydantic import ValidationError
 
 from evalscore.cli.output_file import (
     EXIT_TERMINATED,
@@ -22,6 +20,7 @@ from evalscore.cli.output_file import (
     check_output,
     sigterm_raises,
 )
+from evalscore.findings import Finding
 from evalscore.importers.inspect import (
     AUTOMATIC_APPROVERS,
     DEFAULT_HUMAN_APPROVERS,
@@ -29,9 +28,10 @@ from evalscore.importers.inspect import (
     UnreadableLogError,
     import_inspect_log,
 )
-from evalscore.inputs.yaml_loader import load_yaml
+from evalscore.inputs.documents import TOO_LARGE, UNREADABLE
 from evalscore.models import EvalSuite, Run
 from evalscore.printable import printable, printable_path
+from evalscore.validation.pipeline import check_paths
 
 EXIT_OK: Final = 0
 EXIT_UNREADABLE: Final = 2
@@ -134,31 +134,35 @@ def exit_code_for(failures: Iterable[InspectImportError]) -> int:
 
 
 def load_suite(path: str) -> EvalSuite:
-    """The suite file (YAML or JSON) as an ``EvalSuite``; ``UnreadableLogError`` names the reason in one line."""
-    data = read_bounded(path, MAX_SUITE_BYTES)
-    try:
-        value = load_yaml(data)
-    except (yaml.YAMLError, ValueError) as error:  # ValueError: bad encoding, alias bomb
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise UnreadableLogError(path, f"the suite is not valid YAML or JSON: {reason}") from error
-    try:
-        return EvalSuite.model_validate(value)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = "/".join(str(part) for part in first["loc"]) or "(root)"
-        raise UnreadableLogError(path, f"not a valid suite: {where}: {first['msg']}") from error
+    """The suite file as an ``EvalSuite``, read exactly as ``evalscore score --suite`` reads it.
+
+    That is ``check_paths``: JSON or YAML by suffix, sniffed otherwise, strict JSON, the contract and
+    the coherence layers, within ``MAX_SUITE_BYTES``. A suite that one command takes and the other
+    refuses would let an import be checked against rules ``score`` never sees. ``UnreadableLogError``
+    gives the first error of an invalid suite in one line.
+    """
+    if os.path.isdir(path):  # score --suite walks a directory for suites; an import answers one suite
+        raise UnreadableLogError(path, "cannot read the suite: it is a directory, not a suite file")
+    checked = list(check_paths([path], "eval-suite", keep_models=True, max_document_bytes=MAX_SUITE_BYTES))
+    for artifact in checked:
+        errors = [finding for finding in artifact.findings if finding.is_error]
+        if errors:
+            raise UnreadableLogError(path, suite_refusal(errors))
+    if len(checked) != 1 or not isinstance(checked[0].model, EvalSuite):
+        raise UnreadableLogError(path, f"the file holds {len(checked)} suites; an import answers exactly one")
+    return checked[0].model
 
 
-def read_bounded(path: str, limit: int) -> bytes:
-    """At most ``limit`` bytes of a suite file; more (``/dev/zero``, a runaway pipe) is refused, not read on."""
-    try:
-        with Path(path).open("rb") as handle:
-            data = handle.read(limit + 1)
-    except OSError as error:
-        raise UnreadableLogError(path, f"cannot read the suite: {error.strerror or error}") from error
-    if len(data) > limit:
-        raise UnreadableLogError(path, f"the suite is larger than {limit:,} bytes; a suite is a small authored file")
-    return data
+def suite_refusal(errors: list[Finding]) -> str:
+    """The first error of a suite as one line, worded as ``evalscore validate`` words it, with how many follow."""
+    first = errors[0]
+    if first.code == TOO_LARGE:
+        return f"the suite is larger than {MAX_SUITE_BYTES:,} bytes; a suite is a small authored file"
+    if first.code == UNREADABLE:
+        return f"cannot read the suite: {first.message}"
+    line = f" (line {first.line})" if first.line is not None and f"line {first.line}" not in first.message else ""
+    more = f" ({len(errors) - 1} more error(s): evalscore validate shows them all)" if len(errors) > 1 else ""
+    return f"not a valid suite: {first.layer} {first.code} {first.pointer or '/'}: {first.message}{line}{more}"
 
 
 def _count(tally: _Tally, run: Run) -> _Tally:
