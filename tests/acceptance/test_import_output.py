@@ -114,6 +114,23 @@ def test_a_target_that_is_not_a_regular_file_is_refused_and_left_as_it_was(
     assert temp_files(tmp_path) == []
 
 
+@pytest.mark.parametrize("name", ["nonexist/", "existing.jsonl/"])
+def test_an_output_name_with_a_trailing_slash_names_a_directory_and_nothing_is_written(
+    name: str, log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    existing = tmp_path / "existing.jsonl"
+    existing.write_text("kept\n")
+    result = invoke(str(log), "-o", name)
+    assert result.exit_code == 2
+    assert error_lines(result) == [
+        f"evalscore import inspect: {name}: names a directory (it ends with a slash); "
+        "evalscore writes only regular files"
+    ]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["existing.jsonl", "logs"]
+    assert existing.read_text() == "kept\n"
+
+
 def test_a_socket_target_is_refused(log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     target = tmp_path / "out.sock"

@@ -10,6 +10,9 @@ being read, and a FIFO, socket or directory at the name is replaced. So:
 - A symbolic link is written **through**: the real target (``os.path.realpath``)
   is checked and replaced, the link itself stays a link. A dangling link is
   written through to the file it names when that file's directory exists.
+- A name that ends with a slash, ``.`` or ``..`` names a directory and is refused, as is one whose
+  directory part the system cannot find as written (``missing/../out``): ``realpath`` would make
+  a file name of either.
 - The real target must be absent or a regular file, and not the same file
   (device and inode, following links) as any input: anything else is refused
   with one line, before anything is written, and checked again just before the
@@ -50,6 +53,10 @@ _KINDS: Final = (
 )
 
 
+_DIRECTORY_ENDINGS: Final = frozenset({"", os.curdir, os.pardir})
+"""What a name ends with after its last slash when it names a directory whatever is there."""
+
+
 class OutputRefusedError(Exception):
     """An output target evalscore will not write; ``target`` and ``reason`` make its one line."""
 
@@ -76,9 +83,33 @@ def check_output(name: str, inputs: Iterable[str]) -> OutputTarget:
     if name == STDOUT:
         _refuse_stdout_onto_an_input(inputs)
         return OutputTarget(name, None)
+    refuse_a_name_of_no_file(name)
     real = Path(os.path.realpath(name))
     _refuse_unsafe_target(name, real, inputs)
     return OutputTarget(name, real)
+
+
+def refuse_a_name_of_no_file(name: str) -> None:
+    """Refuse what ``realpath`` would make a file name of, though the system would open no file by it.
+
+    ``realpath`` drops a trailing slash and takes ``..`` as text where a directory is missing or is a
+    file, so ``out/``, ``out.jsonl/.`` and ``missing/../out.jsonl`` would each become a file written
+    beside them. A name whose last part is empty (a trailing slash), ``.`` or ``..`` names a directory;
+    the part before the last must name a directory the system finds as it is written.
+    """
+    if not name:
+        raise OutputRefusedError(name, "is empty: it names no file")
+    ending = os.path.basename(name)
+    if ending in _DIRECTORY_ENDINGS:
+        shown = "a slash" if not ending else repr(ending)
+        raise OutputRefusedError(name, f"names a directory (it ends with {shown}); evalscore writes only regular files")
+    directory = os.path.dirname(name) or os.curdir
+    try:
+        status = os.stat(directory)
+    except OSError as error:
+        raise OutputRefusedError(name, f"cannot write: {directory}: {error.strerror or error}") from error
+    if not stat.S_ISDIR(status.st_mode):
+        raise OutputRefusedError(name, f"cannot write: {directory} is not a directory")
 
 
 def _refuse_unsafe_target(name: str, real: Path, inputs: Iterable[str]) -> None:

@@ -107,3 +107,41 @@ def test_a_file_the_user_may_not_write_is_refused_though_a_rename_could_replace_
     monkeypatch.setattr(os, "access", lambda path, mode: mode != os.W_OK)  # as for a non-root user and a 0444 file
     with pytest.raises(OutputRefusedError, match="not writable"):
         check_output(str(target), [])
+
+
+@pytest.mark.parametrize(
+    "name", ["new/", "existing.jsonl/", "existing.jsonl//", "existing.jsonl/.", "new/.", "new/..", ".", ".."]
+)
+def test_a_name_ending_with_a_slash_a_dot_or_two_names_a_directory_and_is_refused(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "existing.jsonl").write_text("kept\n")
+    with pytest.raises(OutputRefusedError, match=r"names a directory \(it ends with (a slash|'\.'|'\.\.')\)"):
+        check_output(name, [])
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["existing.jsonl"]
+    assert (tmp_path / "existing.jsonl").read_text() == "kept\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("missing/../out.jsonl", "cannot write: missing/..: No such file or directory"),
+        ("existing.jsonl/../out.jsonl", "cannot write: existing.jsonl/..: Not a directory"),
+        ("existing.jsonl/out.jsonl", "cannot write: existing.jsonl is not a directory"),
+    ],
+)
+def test_a_directory_part_the_system_cannot_open_as_written_is_refused_not_resolved_as_text(
+    name: str, reason: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "existing.jsonl").write_text("kept\n")
+    with pytest.raises(OutputRefusedError) as caught:
+        check_output(name, [])
+    assert caught.value.reason == reason
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["existing.jsonl"]
+
+
+def test_an_empty_output_name_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(OutputRefusedError, match="is empty"):
+        check_output("", [])
