@@ -336,3 +336,23 @@ def test_a_suite_path_that_is_a_directory_or_holds_two_suites_is_refused(
         (message,) = result.stderr.splitlines()
         assert message.startswith(f"evalscore import inspect: {suite}: ")
         assert reason in message
+
+
+@pytest.mark.parametrize("epochs", ["absent", "two", 1.5])
+def test_a_log_that_records_no_integer_epoch_count_is_imported_with_epochs_null_not_one(
+    epochs: object, inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    document = orjson.loads(inspect_logs["json"].read_bytes())
+    assert document["eval"]["config"]["epochs"] == 1
+    if epochs == "absent":
+        del document["eval"]["config"]["epochs"]
+    else:
+        document["eval"]["config"]["epochs"] = epochs
+    log = tmp_path / "epochs.json"
+    log.write_bytes(orjson.dumps(document))
+    out = tmp_path / "out.jsonl"
+    result = invoke(str(log), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    run = Run.model_validate_json(out.read_bytes())
+    assert run.adapter.config["epochs"] is None
+    assert "approve" in [task.task_id for task in run.task_results]  # one epoch by the samples' own: plain ids

@@ -120,7 +120,7 @@ def test_a_header_without_the_optional_provenance_leaves_it_null() -> None:
     del head["status"]
     config = document(head, mapped_sample())["adapter"]["config"]
     assert (config["inspect_version"], config["log_status"], config["approval_policy"]) == (None, None, None)
-    assert config["epochs"] == 1
+    assert config["epochs"] is None  # not 1: the log does not say how many epochs ran
     assert (config["automatic_approvals"], config["calls_not_run"], config["sample_notes"]) == ([], [], [])
     assert config["superseded_members"] == []
 
@@ -225,11 +225,39 @@ def test_a_sample_of_a_later_epoch_makes_every_task_id_name_its_epoch() -> None:
     assert _task_ids(run) == ["a#epoch1", "b#epoch2"]
 
 
-@pytest.mark.parametrize("epochs", [1, True, "2", None])
+NO_EPOCH_COUNT = [True, "2", None, 2.0, float("inf"), float("nan"), [2]]
+"""Values of ``eval.config.epochs`` that are no integer count of epochs (an ``.eval`` member's 1e400 reads as inf)."""
+
+
+@pytest.mark.parametrize("epochs", [1, *NO_EPOCH_COUNT])
 def test_one_epoch_keeps_the_sample_ids_as_task_ids(epochs: object) -> None:
     run = document(header(config={"epochs": epochs}), mapped_sample("a", 1), mapped_sample("b", None))
     assert _task_ids(run) == ["a", "b"]
-    assert run["adapter"]["config"]["epochs"] == 1
+
+
+@pytest.mark.parametrize("epochs", NO_EPOCH_COUNT)
+def test_an_epoch_count_the_log_does_not_record_as_an_integer_is_written_null_not_one(epochs: object) -> None:
+    run = document(header(config={"epochs": epochs}), mapped_sample("a", 1))
+    assert run["adapter"]["config"]["epochs"] is None
+
+
+@pytest.mark.parametrize("config", [{}, {"approval": POLICY}, None, "epochs=2"])
+def test_a_log_without_an_epoch_count_says_null_and_keeps_the_sample_ids(config: object) -> None:
+    run = document(header(config=config), mapped_sample("a", 1), mapped_sample("b", 1))
+    assert _task_ids(run) == ["a", "b"]
+    assert run["adapter"]["config"]["epochs"] is None
+
+
+def test_without_an_epoch_count_the_samples_own_epochs_still_name_the_task_ids() -> None:
+    run = document(header(config={}), mapped_sample("a", 1), mapped_sample("a", 2))
+    assert _task_ids(run) == ["a#epoch1", "a#epoch2"]
+    assert run["adapter"]["config"]["epochs"] is None
+
+
+@pytest.mark.parametrize("epochs", [1, 3])
+def test_an_epoch_count_the_log_records_is_copied(epochs: int) -> None:
+    run = document(header(config={"epochs": epochs}), *(mapped_sample("a", n) for n in range(1, epochs + 1)))
+    assert run["adapter"]["config"]["epochs"] == epochs
 
 
 def test_a_sample_of_a_multi_epoch_log_without_an_epoch_is_refused() -> None:

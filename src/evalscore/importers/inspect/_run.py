@@ -50,9 +50,16 @@ def run_document(
 
 
 def epochs_configured(spec: Mapping[str, Any]) -> int:
+    """The epoch count that decides whether task ids name their epoch: Inspect's default (1) when none is recorded."""
+    epochs = recorded_epochs(spec)
+    return 1 if epochs is None else epochs
+
+
+def recorded_epochs(spec: Mapping[str, Any]) -> int | None:
+    """``eval.config.epochs`` when the log records it as an integer; None when it does not (not observed)."""
     config = spec.get("config")
     epochs = config.get("epochs") if isinstance(config, Mapping) else None
-    return epochs if isinstance(epochs, int) and not isinstance(epochs, bool) else 1
+    return epochs if isinstance(epochs, int) and not isinstance(epochs, bool) else None
 
 
 def task_id(sample: MappedSample, *, multi_epoch: bool) -> str:
@@ -95,7 +102,7 @@ def provenance(
         "eval_id": spec.get("eval_id"),
         "inspect_run_id": spec.get("run_id"),
         "inspect_task_id": spec.get("task_id"),
-        "epochs": epochs_configured(spec),
+        "epochs": recorded_epochs(spec),
         "approval_policy": config.get("approval") if isinstance(config, Mapping) else None,
         "human_approvers": sorted(human_approvers),
         "automatic_approvals": [
