@@ -82,10 +82,13 @@ def utf8_error(data: bytes) -> JsonSyntaxError | None:
         data.decode("utf-8")
     except UnicodeDecodeError as error:
         start = error.start
-        line = data.count(b"\n", 0, start) + 1
-        column = start - (data.rfind(b"\n", 0, start) + 1) + 1
-        return JsonSyntaxError(NOT_UTF8, f"invalid UTF-8 byte 0x{data[start]:02x}", line, column)
+        return JsonSyntaxError(NOT_UTF8, f"invalid UTF-8 byte 0x{data[start]:02x}", *_line_column(data, start))
     return None
+
+
+def _line_column(data: bytes, index: int) -> tuple[int, int]:
+    """The 1-based line and byte column of ``data[index]``."""
+    return data.count(b"\n", 0, index) + 1, index - data.rfind(b"\n", 0, index)
 
 
 def _offset(data: bytes, line: int, column: int) -> int:
@@ -123,8 +126,7 @@ def _locate_repeated_key(data: bytes, value_start: int) -> JsonSyntaxError | Non
     path = _path_to_locator(partial)
     if path is None or not isinstance(key, str):
         return None
-    line = data.count(b"\n", 0, open_quote) + 1
-    column = open_quote - (data.rfind(b"\n", 0, open_quote) + 1) + 1
+    line, column = _line_column(data, open_quote)
     pointer = pointer_of(tuple(path))
     where = f"the object at {pointer}" if pointer else "the top-level object"
     return JsonSyntaxError(
