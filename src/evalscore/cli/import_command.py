@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 import sys
+import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import click
 import orjson
 
+from evalscore.cli.common import traceback_option
 from evalscore.cli.output_file import (
     EXIT_TERMINATED,
     STDOUT,
@@ -31,6 +33,7 @@ from evalscore.importers.inspect import (
 from evalscore.inputs.documents import TOO_LARGE, UNREADABLE
 from evalscore.models import EvalSuite, Run
 from evalscore.printable import printable, printable_path
+from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, tracebacks_requested
 from evalscore.validation.pipeline import check_paths
 
 EXIT_OK: Final = 0
@@ -122,14 +125,40 @@ def _import_into(
             failures.append(error)
             _failed(error)
             continue
+        except MemoryError:
+            failures.append(UnreadableLogError(log, "the log does not fit in the memory available"))
+            _failed(failures[-1])
+            continue
+        except Exception as error:  # a bug on one log: name it, import nothing, still try the others
+            failures.append(_internal_error(log, error))
+            _failed(failures[-1])
+            continue
         sink.write(orjson.dumps(run.model_dump(mode="json")) + b"\n")
         tally = _count(tally, run)
     return tally, failures
 
 
+class _InternalImportError(InspectImportError):
+    """evalscore met a bug of its own on this log: not a verdict on the log."""
+
+    exit_code: ClassVar[int] = EXIT_INTERNAL_ERROR
+
+
+def _internal_error(log: str, error: Exception) -> InspectImportError:
+    if tracebacks_requested():
+        traceback.print_exception(error, file=sys.stderr)
+    summary = f"{type(error).__name__}: {error}".splitlines()[0][:300]
+    return _InternalImportError(
+        log, f"internal error ({summary}); this is a bug in evalscore, please report it (--traceback shows where)"
+    )
+
+
 def exit_code_for(failures: Iterable[InspectImportError]) -> int:
-    """2 when any log could not be read at all, else 3 (read, but not mappable honestly)."""
+    """70 when evalscore met a bug on any log, else 2 when any log could not be read at all,
+    else 3 (read, but not mappable honestly)."""
     codes = {failure.exit_code for failure in failures}
+    if EXIT_INTERNAL_ERROR in codes:
+        return EXIT_INTERNAL_ERROR
     return EXIT_UNREADABLE if EXIT_UNREADABLE in codes else EXIT_UNMAPPABLE
 
 
@@ -261,6 +290,7 @@ def import_group() -> None:
     default=None,
     help="The suite the logs answer (YAML or JSON); checked here, scores are re-derived by `evalscore score`.",
 )
+@traceback_option
 def inspect_command(logs: tuple[str, ...], output: str, human_approvers: tuple[str, ...], suite: str | None) -> None:
     """Convert Inspect AI logs (.eval or .json) to Runs, one JSON line per log.
 
@@ -277,6 +307,7 @@ def inspect_command(logs: tuple[str, ...], output: str, human_approvers: tuple[s
 
     Exit 0 when every log imports, 2 on a usage error, when a log cannot be
     read or when OUT may not be written, 3 when a log cannot be mapped to a
-    valid Run without inventing data, 143 when ended by SIGTERM.
+    valid Run without inventing data, 70 on an internal error (a bug; the
+    other logs are still tried), 143 when ended by SIGTERM.
     """
     sys.exit(run_import_inspect(ImportInspectOptions(logs, output, human_approvers, suite)))
