@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -11,6 +12,8 @@ import jsonschema
 import pytest
 from click.testing import CliRunner, Result
 
+from evalscore.cli import common, validate_command
+from evalscore.cli.common import Progress
 from evalscore.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -276,3 +279,25 @@ def test_schema_prints_the_validation_report_schema() -> None:
     result = invoke("schema", "validation-report")
     assert result.exit_code == 0
     assert result.stdout == (ROOT / "schemas" / "v1" / "validation-report.schema.json").read_text()
+
+
+def test_on_a_terminal_the_text_report_is_coloured_and_the_artifacts_are_counted_on_stderr(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(common, "stream_is_terminal", lambda stream: True)
+    monkeypatch.setattr(validate_command, "Progress", functools.partial(Progress, every=1))
+    path = tmp_path / "runs.jsonl"
+    path.write_bytes(VALID_LINE + b"\n" + VALID_LINE + b"\n")
+    result = invoke("validate", str(path))
+    assert result.exit_code == 0
+    assert "\x1b[" in result.stdout
+    assert result.stderr == "\r1 artifacts checked\r2 artifacts checked\r" + " " * 40 + "\r"
+    assert "\x1b" not in invoke("validate", "--format", "json", str(path)).stdout
+
+
+@pytest.mark.parametrize("args", [("validate", "-", "-"), ("score", "-", "--suite", "-")])
+def test_stdin_named_twice_is_a_usage_error_before_anything_is_read(args: tuple[str, ...]) -> None:
+    result = invoke(*args, stdin=b"{}")
+    assert result.exit_code == 2
+    assert "'-' (stdin) is named more than once; stdin can be read only once" in result.stderr
+    assert result.stdout == ""

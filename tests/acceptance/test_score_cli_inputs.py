@@ -1,0 +1,134 @@
+"""What `evalscore score` says about its inputs, end to end: the kind of each input, an input of the
+wrong kind, the one line on stderr when nothing is scored, a bug on one run, and a terminal."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+
+from evalscore.cli import common, score_command
+from evalscore.cli.common import Progress
+from evalscore.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+LOG = ROOT / "examples" / "partner-log.jsonl"
+SUITE = ROOT / "examples" / "partner-suite.yaml"
+LOG_LINES = LOG.read_text().splitlines()
+RUN = (ROOT / "fixtures" / "valid" / "run" / "minimal.json").read_text()
+SCORED_RUN = (ROOT / "fixtures" / "valid" / "scored-run" / "minimal.json").read_text()
+INVALID_RUN = ROOT / "fixtures" / "invalid" / "run" / "ES101--latency-disagrees-with-timestamps.json"
+CLEAR_LINE = "\r" + " " * 40 + "\r"
+
+
+def invoke(*args: str | Path) -> Result:
+    result = CliRunner().invoke(main, [str(arg) for arg in args])
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return result
+
+
+def one_line(value: str) -> str:
+    return json.dumps(json.loads(value)) + "\n"
+
+
+def test_each_input_is_listed_with_every_kind_it_holds(tmp_path: Path) -> None:
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text(one_line(RUN) + one_line(SCORED_RUN))
+    result = invoke("score", mixed, "--format", "json")
+    assert result.exit_code == 0, result.output
+    (entry,) = json.loads(result.stdout)["inputs"]
+    assert (entry["path"], entry["kind"]) == (str(mixed), "run,scored-run")
+
+
+def test_an_artifact_of_another_kind_among_the_runs_is_invalid_where_it_is(tmp_path: Path) -> None:
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text(LOG_LINES[0] + "\n" + json.dumps(yaml.safe_load(SUITE.read_text())) + "\n")
+    result = invoke("score", mixed, "--suite", SUITE, "--format", "json")
+    assert result.exit_code == 3
+    assert result.stderr == "evalscore score: an input is invalid; nothing was scored\n"
+    (artifact,) = json.loads(result.stdout)["artifacts"]
+    assert (artifact["source"], artifact["line"], artifact["kind"], artifact["valid"]) == (
+        str(mixed),
+        2,
+        "eval-suite",
+        False,
+    )
+    assert artifact["findings"] == [
+        {
+            "source": str(mixed),
+            "line": 2,
+            "layer": "contract",
+            "code": "ES010",
+            "severity": "error",
+            "pointer": "",
+            "message": "expected run or scored-run here, found eval-suite",
+        }
+    ]
+
+
+def test_a_file_given_as_the_suite_is_checked_against_the_suite_contract_whatever_it_holds() -> None:
+    result = invoke("score", LOG, "--suite", ROOT / "fixtures" / "valid" / "run" / "minimal.json", "--format", "json")
+    assert result.exit_code == 3
+    (artifact,) = json.loads(result.stdout)["artifacts"]
+    assert artifact["kind"] == "eval-suite"
+    assert [finding["code"] for finding in artifact["findings"]] == ["schema.additionalProperties", "schema.required"]
+
+
+def test_an_unreadable_run_path_is_one_line_on_stderr(tmp_path: Path) -> None:
+    result = invoke("score", tmp_path / "missing.jsonl", "--suite", SUITE)
+    assert result.exit_code == 2
+    assert result.stderr == "evalscore score: an input path cannot be read; nothing was scored\n"
+
+
+def test_a_suite_with_no_run_beside_it_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "runs").mkdir()
+    result = invoke("score", tmp_path / "runs", "--suite", SUITE)
+    assert result.exit_code == 2
+    assert result.stderr == "evalscore score: no run found under the given paths; nothing was scored\n"
+    assert result.stdout == ""
+
+
+def _crash_on_first_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = score_command.score_run
+
+    def score_run(sourced: Any, **options: Any) -> Any:
+        if sourced.run.run_id == json.loads(LOG_LINES[0])["run_id"]:
+            raise ZeroDivisionError("a bug planted by the test")
+        return real(sourced, **options)
+
+    monkeypatch.setattr(score_command, "score_run", score_run)
+
+
+def test_a_bug_on_one_run_is_named_at_its_line_and_the_inputs_after_it_are_still_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _crash_on_first_run(monkeypatch)
+    result = invoke("score", LOG, INVALID_RUN, "--suite", SUITE, "--format", "json")
+    assert result.exit_code == 70
+    assert result.stderr == "evalscore score: evalscore met an internal error (a bug) on an input; nothing was scored\n"
+    artifacts = json.loads(result.stdout)["artifacts"]
+    assert [(artifact["source"], artifact["findings"][0]["code"]) for artifact in artifacts] == [
+        (f"{LOG}:1", "ES099"),
+        (str(INVALID_RUN), "ES101"),
+    ]
+    assert "ZeroDivisionError: a bug planted by the test" in artifacts[0]["findings"][0]["message"]
+
+
+def test_on_a_terminal_the_report_is_coloured_and_the_runs_are_counted_on_stderr(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(common, "stream_is_terminal", lambda stream: True)
+    monkeypatch.setattr(score_command, "Progress", functools.partial(Progress, every=1))
+    result = invoke("score", LOG, "--suite", SUITE)
+    assert result.exit_code == 0
+    assert "\x1b[" in result.stdout
+    assert result.stderr == "\r1 runs checked\r2 runs checked" + CLEAR_LINE
+    plain = invoke("score", LOG, "--suite", SUITE, "--format", "json")
+    assert "\x1b" not in plain.stdout
+    assert json.loads(plain.stdout)["decision"]["exit_code"] == 0
