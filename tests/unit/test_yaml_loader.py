@@ -483,6 +483,17 @@ def test_a_surrogate_escape_is_refused_where_it_is(document: bytes, place: tuple
     assert "surrogate" in error.reason
 
 
+@pytest.mark.parametrize(
+    ("document", "escape"),
+    [(b'a: "\\ud800"\n', "\\ud800"), (b'a: "x\\U0000DC00y"\n', "\\U0000DC00"), (b'a: "\\uDbFf\\uDC00"\n', "\\uDbFf")],
+)
+def test_a_surrogate_escape_is_refused_showing_the_whole_escape(document: bytes, escape: str) -> None:
+    assert error_of(document).reason == (
+        f"the escape {escape} is a surrogate, not a character: no JSON text can hold it"
+        " (write a character beyond U+FFFF as one \\U escape of 8 digits)"
+    )
+
+
 def test_escapes_that_name_characters_are_read() -> None:
     assert load_yaml(b'a: "\\\\ud800 \\U0001F600 \\u00e9 \\x41"\n') == {"a": "\\ud800 😀 é A"}
 

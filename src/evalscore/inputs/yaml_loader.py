@@ -397,7 +397,8 @@ class _Builder:
         """The scalar's value; a double-quoted one may not hold a surrogate (``"\\ud800"``)."""
         escape = self.events.surrogate_escapes.get(event.end_mark.index) if event.end_mark else None
         if escape is not None:
-            shown = self.events.text[escape : escape + 6]
+            text = self.events.text
+            shown = text[escape : escape + (10 if text[escape + 1] == "U" else 6)]  # \uXXXX or \UXXXXXXXX
             raise _RefusedError(
                 f"the escape {shown} is a surrogate, not a character: no JSON text can hold it"
                 " (write a character beyond U+FFFF as one \\U escape of 8 digits)",
