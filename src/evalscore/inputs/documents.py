@@ -189,7 +189,7 @@ def _jsonl_documents(
     reading: _Reading,
     *,
     raw: bool = False,
-    skippable: bool = True,
+    skippable: bool,
 ) -> Iterator[Document | RawLine]:
     """Each line of a JSONL stream.
 
@@ -269,16 +269,17 @@ class _Prefixed(io.RawIOBase):
 
     def readline(self, size: int | None = -1) -> bytes:
         line = self._prefix.readline(size)
-        if line.endswith(b"\n") or (size is not None and 0 <= size <= len(line)):
+        if line.endswith(b"\n"):
             return line
-        more = self._rest.readline(-1 if size is None or size < 0 else size - len(line))
-        return line + more
+        if size is None or size < 0:
+            return line + self._rest.readline()
+        return line + self._rest.readline(size - len(line))  # nothing more when the prefix gave ``size`` bytes
 
     def read(self, size: int | None = -1) -> bytes:
         data = self._prefix.read(size)
         if size is None or size < 0:
             return data + self._rest.read()
-        return data + (self._rest.read(size - len(data)) if len(data) < size else b"")
+        return data + self._rest.read(size - len(data))
 
 
 def _is_complete_json(line: bytes) -> bool:
@@ -438,7 +439,7 @@ def _open_raw(file: SourceFile, stdin: IO[bytes] | None) -> IO[bytes]:
         return sys.stdin.buffer
     if not file.walked:
         return open(file.path, "rb", buffering=0)
-    descriptor = os.open(file.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    descriptor = os.open(file.path, os.O_RDONLY | os.O_NONBLOCK)  # not inherited by children (PEP 446)
     what = not_regular(os.fstat(descriptor).st_mode)
     if what is not None:
         os.close(descriptor)
