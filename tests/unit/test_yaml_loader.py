@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -616,3 +617,198 @@ def test_a_raw_yaml_1_1_line_break_is_refused_where_it_is(character: str) -> Non
         load_yaml(f"a: 1\r\nb: x{character}y\n".encode())
     assert (caught.value.code, caught.value.line, caught.value.column) == ("ES003", 2, 5)
     assert load_yaml(b'b: "x\\Ly"\n') == {"b": "x\u2028y"}
+
+
+# --- What each refusal says ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("document", "place", "reason"),
+    [
+        (b"{a: 1, a: 2}", (1, 8, ""), "the top mapping repeats the key 'a'"),
+        (b"m: {a: 1, a: 2}", (1, 11, "/m"), "the mapping at /m repeats the key 'a'"),
+        (b"m: {n: {a: 1, a: 2}}", (1, 15, "/m/n"), "the mapping at /m/n repeats the key 'a'"),
+        (b"m: [{n: {a: 1, a: 2}}]", (1, 16, "/m/0/n"), "the mapping at /m/0/n repeats the key 'a'"),
+    ],
+)
+def test_a_repeated_key_names_the_mapping_that_repeats_it(
+    document: bytes, place: tuple[int, int, str], reason: str
+) -> None:
+    error = error_of(document)
+    assert where(error) == ("ES011", *place)
+    assert error.reason == reason + " (readers disagree on which of its values counts)"
+
+
+@pytest.mark.parametrize(
+    ("document", "reason"),
+    [
+        (b"k: &s [1]\n*s : x\n", "mapping key *s is not a string (it names a sequence)"),
+        (b"k: &m {a: 1}\n*m : x\n", "mapping key *m is not a string (it names a mapping)"),
+        (b"k: &i 1\n*i : x\n", "mapping key *i is not a string (it names a int)"),
+        (b"k: &f 1.5\n*f : x\n", "mapping key *f is not a string (it names a float)"),
+        (b"k: &b true\n*b : x\n", "mapping key *b is not a string (it names a bool)"),
+        (b"k: &n ~\n*n : x\n", "mapping key *n is not a string (it names a NoneType)"),
+        (b"1: x\n", "mapping key '1' is not a string (quote it)"),
+        (b"{[a]: x}", "a mapping key is a sequence, not a string (JSON keys are strings)"),
+        (b"{{a: 1}: x}", "a mapping key is a mapping, not a string (JSON keys are strings)"),
+        (b"a: *nowhere\n", "the alias *nowhere names no anchor defined before it"),
+        (b"a: &x 1\nb: &x 2\n", "the anchor &x is defined twice (readers disagree on which one an alias names)"),
+        (
+            b"a: !!binary x\n",
+            "the tag !!binary is not allowed: a suite is JSON data (only !!str, !!int, !!float, !!bool, !!null, !!seq"
+            " and !!map)",
+        ),
+        (b'a: [1, "x\\U00110000"]\n', "the escape \\U00110000 names no character (beyond U+10FFFF)"),
+        (b"[" * 201 + b"1" + b"]" * 201, "nested deeper than 200 sequences and mappings, evalscore's limit"),
+        (b"[" * 1000, "nested deeper than 200 sequences and mappings, evalscore's limit"),  # found by the scanner
+        (b"a: 1\n---\nb: 2\n", "a second document starts here (a suite is one YAML document)"),
+        (b"\xef\xbb\xbf\xef\xbb\xbfa: 1\n", "a second byte order mark starts the text"),
+        (
+            "a: x\u2028y\n".encode(),
+            "a raw U+2028 is a line break to a YAML 1.1 reader and a plain character to YAML 1.2, readers disagree;"
+            " write it as an escape (\\N, \\L, \\P) in a double-quoted string",
+        ),
+    ],
+)
+def test_each_refusal_says_exactly_what_is_wrong(document: bytes, reason: str) -> None:
+    assert error_of(document).reason == reason
+
+
+@pytest.mark.parametrize(
+    ("document", "reason"),
+    [
+        (
+            b"a: [1, 2\n",
+            "expected ',' or ']', but got '<stream end>', while parsing a flow sequence that starts at line 1 column 4",
+        ),
+        (b"a: 'x\n", "found unexpected end of stream, while scanning a quoted scalar that starts at line 1 column 4"),
+        (
+            b"m:\n  a: 1\n  - b\n",
+            "expected <block end>, but found '-', while parsing a block mapping that starts at line 2 column 3",
+        ),
+    ],
+)
+def test_a_syntax_error_names_the_construct_it_interrupts_and_where_that_starts(document: bytes, reason: str) -> None:
+    assert error_of(document).reason == reason
+
+
+def test_only_an_alias_bomb_is_a_too_large_error() -> None:
+    assert isinstance(error_of(alias_bomb()), YamlTooLargeError)
+    for document in (b"a: !!binary x\n", b"{a: 1, a: 2}", b"[" * 201 + b"]" * 201 + b"x", b"a: *x\n"):
+        assert type(error_of(document)) is DocumentSyntaxError, document
+
+
+def test_a_line_break_before_a_forbidden_character_counts_as_a_line() -> None:
+    assert where(error_of(b"\nc: \x01\n")) == ("ES003", 2, 4, "")
+    assert where(error_of(b"\r\n\r\nc: \x01\n")) == ("ES003", 3, 4, "")
+
+
+# --- Anchored keys, and aliases of mappings -------------------------------------------------------
+
+
+def test_an_anchored_key_can_be_named_by_an_alias_as_a_value() -> None:
+    assert load_yaml(b"{&k a: 0, b: *k}") == {"a": 0, "b": "a"}
+    assert load_yaml(b"m:\n  &k a: 0\nn: [*k, *k]\n") == {"m": {"a": 0}, "n": ["a", "a"]}
+
+
+def test_an_alias_of_an_anchored_key_counts_one_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    document = b"{&k a: 0, b: *k}"  # the mapping, two keys, two values: 5 nodes
+    monkeypatch.setattr(yaml_loader, "MAX_EXPANDED_NODES", 5)
+    assert load_yaml(document) == {"a": 0, "b": "a"}
+    monkeypatch.setattr(yaml_loader, "MAX_EXPANDED_NODES", 4)
+    assert where(error_of(document)) == ("ES006", 1, 14, "/b")
+
+
+def test_an_alias_of_an_anchored_key_adds_no_depth() -> None:
+    inner = b"*k" + b"]" * 199
+    assert load_yaml(b"{&k a: 0, b: " + b"[" * 199 + inner + b"}")["a"] == 0
+    assert where(error_of(b"{&k a: 0, b: " + b"[" * 200 + inner + b"]}")) == ("ES012", 1, 214, "/b" + zeros(200))
+
+
+def test_an_alias_of_a_mapping_counts_its_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    document = b"[&m {a: 1, b: 2}, *m]"  # the sequence, then the mapping with two keys and two values twice: 11
+    monkeypatch.setattr(yaml_loader, "MAX_EXPANDED_NODES", 11)
+    assert load_yaml(document) == [{"a": 1, "b": 2}, {"a": 1, "b": 2}]
+    monkeypatch.setattr(yaml_loader, "MAX_EXPANDED_NODES", 10)
+    assert where(error_of(document)) == ("ES006", 1, 19, "/1")
+
+
+# --- Where a surrogate escape is -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("document", "place"),
+    [
+        (b'a: "\\n\\ud800"\n', (1, 7)),
+        (b'a: "\\uE000 \\ud800"\n', (1, 12)),
+        (b'a: "\\u00e9\\\\\\ud800"\n', (1, 13)),
+        (b'a:    \\ud800x\nb: "\\u00e9\\ud800"\n', (2, 11)),
+        (b'a: \\uZZZZ\nb: "\\ud800"\n', (2, 5)),
+    ],
+)
+def test_a_surrogate_escape_is_placed_after_the_escapes_before_it_in_its_scalar(
+    document: bytes, place: tuple[int, int]
+) -> None:
+    error = error_of(document)
+    assert (error.code, error.line, error.column) == ("ES003", *place)
+
+
+# --- PyYAML's errors as findings ------------------------------------------------------------------
+
+
+def test_a_reader_error_names_the_character_and_keeps_the_pointer() -> None:
+    text = "ab\ncd"
+    as_int = yaml_loader._yaml_error(yaml.reader.ReaderError("<suite>", 4, 0x1B, "utf-8", "special"), text, "/a")
+    assert (as_int.code, as_int.reason, as_int.line, as_int.column, as_int.pointer) == (
+        "ES003",
+        "the character U+001B is not allowed in YAML (a control character)",
+        2,
+        2,
+        "/a",
+    )
+    as_text = yaml_loader._yaml_error(yaml.reader.ReaderError("<suite>", 1, "\x1b", "utf-8", "special"), text, "")
+    assert as_text.reason == "the character '\\x1b' is not allowed in YAML (a control character)"
+
+
+def test_a_marked_error_without_a_problem_says_its_context_or_that_it_is_not_yaml() -> None:
+    mark = yaml.Mark("<suite>", 5, 2, 3, None, None)
+    context_only = yaml_loader._yaml_error(yaml.MarkedYAMLError(context="while reading", context_mark=mark), "", "/m")
+    assert (context_only.reason, context_only.line, context_only.column, context_only.pointer) == (
+        "while reading",
+        3,
+        4,
+        "/m",
+    )
+    bare = yaml_loader._yaml_error(yaml.MarkedYAMLError(), "", "")
+    assert (bare.code, bare.reason, bare.line, bare.column) == ("ES003", "not valid YAML", None, None)
+
+
+def test_any_other_yaml_error_is_its_first_line_with_no_place() -> None:
+    error = yaml_loader._yaml_error(yaml.YAMLError("first line\nsecond line"), "text", "/a")
+    assert (error.code, error.reason, error.line, error.column, error.pointer) == (
+        "ES003",
+        "first line",
+        None,
+        None,
+        "",
+    )
+    empty = yaml_loader._yaml_error(yaml.YAMLError(), "text", "/a")
+    assert (empty.code, empty.reason, empty.line, empty.column) == ("ES003", "not valid YAML", None, None)
+
+
+def test_an_event_that_is_no_value_is_refused_by_its_name() -> None:
+    builder = yaml_loader._Builder(yaml_loader._Events("a"))
+    mark = yaml.Mark("<suite>", 0, 0, 0, None, None)
+    with pytest.raises(DocumentSyntaxError) as raised:
+        builder._node(yaml.events.DocumentEndEvent(mark, mark))
+    assert (raised.value.reason, raised.value.line, raised.value.column) == (
+        "unexpected DocumentEndEvent where a value belongs",
+        1,
+        1,
+    )
+
+
+def test_a_scalar_event_without_marks_is_read() -> None:
+    builder = yaml_loader._Builder(yaml_loader._Events("a"))
+    assert builder._scalar(yaml.events.ScalarEvent(None, None, (True, False), "12")) == 12
+    assert yaml_loader._line_column(None) == (None, None)

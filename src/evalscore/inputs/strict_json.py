@@ -79,11 +79,16 @@ def _syntax_error(message: str, data: bytes) -> JsonSyntaxError:
 def utf8_error(data: bytes) -> JsonSyntaxError | None:
     """The first byte that is not UTF-8, located; None when ``data`` is UTF-8."""
     try:
-        data.decode("utf-8")
+        data.decode()
     except UnicodeDecodeError as error:
-        start = error.start
-        return JsonSyntaxError(NOT_UTF8, f"invalid UTF-8 byte 0x{data[start]:02x}", *_line_column(data, start))
+        return located_utf8_error(data, error)
     return None
+
+
+def located_utf8_error(data: bytes, error: UnicodeDecodeError) -> JsonSyntaxError:
+    """``ES004`` at the byte where decoding ``data`` as UTF-8 failed with ``error``."""
+    start = error.start
+    return JsonSyntaxError(NOT_UTF8, f"invalid UTF-8 byte 0x{data[start]:02x}", *_line_column(data, start))
 
 
 def _line_column(data: bytes, index: int) -> tuple[int, int]:

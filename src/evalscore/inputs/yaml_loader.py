@@ -48,7 +48,7 @@ from yaml.events import (
 )
 
 from evalscore.findings import pointer_of
-from evalscore.inputs.strict_json import MAX_DEPTH, NOT_UTF8, REPEATED_KEY, TOO_DEEP, utf8_error
+from evalscore.inputs.strict_json import MAX_DEPTH, REPEATED_KEY, TOO_DEEP, located_utf8_error
 from evalscore.inputs.syntax_error import DocumentSyntaxError
 
 MAX_EXPANDED_NODES: Final = 1_000_000
@@ -155,10 +155,9 @@ def _text_of(data: bytes) -> str:
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     try:
-        text = data.decode("utf-8")
+        text = data.decode()
     except UnicodeDecodeError as error:
-        located = utf8_error(data)
-        raise located or DocumentSyntaxError(NOT_UTF8, f"not UTF-8: {error.reason}") from None
+        raise located_utf8_error(data, error) from None
     if text.startswith("\ufeff"):
         raise DocumentSyntaxError(NOT_YAML, "a second byte order mark starts the text", 1, 1)
     raw_break = _YAML_1_1_BREAK.search(text)
@@ -589,7 +588,7 @@ def _yaml_error(error: yaml.YAMLError, text: str, pointer: str) -> DocumentSynta
             reason += f", {error.context} that starts at line {where.line + 1} column {where.column + 1}"
         line, column = _line_column(mark)
         return DocumentSyntaxError(NOT_YAML, reason, line, column, pointer)
-    return DocumentSyntaxError(NOT_YAML, str(error).splitlines()[0] if str(error) else "not valid YAML", None, None)
+    return DocumentSyntaxError(NOT_YAML, str(error).splitlines()[0] if str(error) else "not valid YAML")
 
 
 def _line_column(mark: _Mark | None) -> tuple[int | None, int | None]:
