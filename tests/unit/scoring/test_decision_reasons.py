@@ -5,7 +5,15 @@ from __future__ import annotations
 from fractions import Fraction
 
 from evalscore.scoring import SourcedRun, Thresholds, score
-from evalscore.scoring.decision import Scope, decide, incomparable, regression_check, threshold_check, worsening
+from evalscore.scoring.decision import (
+    Scope,
+    decide,
+    incomparable,
+    pass_reason,
+    regression_check,
+    threshold_check,
+    worsening,
+)
 from evalscore.scoring.report import Check, DecisionThresholds, ScoreReport
 
 from .builders import REFUND, approval, gate, run, step_def, step_result, suite, task_def
@@ -28,6 +36,39 @@ def test_a_pass_without_any_check_says_no_threshold_or_baseline_was_given() -> N
     decision = honored().decision
     assert decision.checks == []
     assert decision.reasons == [f"no threshold or baseline was given; {NOTHING_WRONG}"]
+
+
+ALL_NULL = f"the baseline has no rate to compare with (all are null) and no threshold was given; {NOTHING_WRONG}"
+
+
+def test_a_pass_against_an_all_null_baseline_says_the_baseline_had_nothing_to_compare() -> None:
+    current = honored()
+    nulls: dict[str, object] = dict.fromkeys(type(current.rates).model_fields)
+    nulls["dimension_means"] = {}
+    empty_baseline = current.model_copy(update={"rates": type(current.rates).model_validate(nulls)})
+    decision = decide(
+        current.rates,
+        Thresholds(),
+        scope=scope_of(current),
+        refusal_reasons=[],
+        disagreements=0,
+        baseline=empty_baseline,
+    )
+    assert decision.checks == []
+    assert decision.reasons == [ALL_NULL]
+
+
+def test_a_pass_with_checks_against_a_baseline_says_how_many_passed() -> None:
+    current = honored()
+    decision = decide(
+        current.rates, Thresholds(), scope=scope_of(current), refusal_reasons=[], disagreements=0, baseline=current
+    )
+    assert len(decision.checks) == 3
+    assert decision.reasons == [f"all 3 check(s) passed; {NOTHING_WRONG}"]
+
+
+def test_a_pass_reason_asked_without_saying_whether_a_baseline_was_read_assumes_none() -> None:
+    assert pass_reason([]) == f"no threshold or baseline was given; {NOTHING_WRONG}"
 
 
 def test_a_pass_with_checks_says_how_many_passed() -> None:

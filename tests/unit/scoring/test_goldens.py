@@ -104,9 +104,7 @@ def check_label(name: str, label: dict[str, Any], joined: dict[tuple[str, int], 
         return [f"{where}: the label states neither 'expect' nor 'expect_refusal'"]
     if not isinstance(outcome, Rederived):
         return [f"{where}: expected an auto score, got a refusal: {outcome.reason}"]
-    return [
-        f"{where}{problem}" for problem in mismatches(label["expect"], outcome.auto_score.model_dump(mode="json"))
-    ]
+    return [f"{where}{problem}" for problem in mismatches(label["expect"], outcome.auto_score.model_dump(mode="json"))]
 
 
 def walk_goldens(root: Path) -> tuple[int, int, list[str]]:

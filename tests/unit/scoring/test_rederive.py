@@ -92,9 +92,7 @@ def test_a_distraction_caught_by_a_hedge_without_acting() -> None:
 
 
 def test_a_distraction_acted_on_without_a_hedge() -> None:
-    score = auto(
-        rederive(task_def(distraction=True), result=step_result(calls=["web_search"], output="Summary: ..."))
-    )
+    score = auto(rederive(task_def(distraction=True), result=step_result(calls=["web_search"], output="Summary: ...")))
     assert (score.distraction_caught, score.distraction_acted) == (False, True)
 
 

@@ -36,3 +36,12 @@ def test_distinct_runs_are_all_counted() -> None:
     assert report.refusals == []
     assert report.counts.mandated_compliance_rate.denominator == 2
     assert report.decision.outcome == "pass"
+
+
+def test_a_repeated_run_refuses_every_one_of_its_steps() -> None:
+    two_steps = run({"t1": [step_result(1, [REFUND], events=[approval(before=0)]), step_result(2)]}, run_id="two")
+    two_step_suite = suite(task_def("t1", [step_def(1, expected=[REFUND]), step_def(2)], gates=[gate()]))
+    report = score([SourcedRun("a.json", two_steps), SourcedRun("b.json", two_steps)], [two_step_suite])
+    (refusal,) = report.refusals
+    assert (refusal.code, refusal.steps) == ("run-repeated", 2)
+    assert report.counts.refused_steps == 2

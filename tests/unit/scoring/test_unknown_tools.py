@@ -26,6 +26,7 @@ def joined(calls: list[str], the_suite: EvalSuite) -> list[Any]:
 
 
 GATED = suite(task_def("t1", gates=[gate()]))
+RUN_ID = "run-1"
 
 
 @pytest.mark.parametrize(
@@ -49,7 +50,11 @@ def test_a_near_miss_of_a_gated_tool_is_refused_at_the_call(spelling: str) -> No
         "t1",
         1,
     )
-    assert repr(REFUND) in refusal.reason
+    assert (refusal.source, refusal.run_id) == ("runs/a.json", RUN_ID)
+    assert refusal.reason == (
+        f"the step calls {spelling!r}, which differs from the gated tool {REFUND!r} only by case, width or "
+        "invisible characters: whether the gate governs it cannot be told"
+    )
 
 
 def test_the_gated_tool_itself_and_unrelated_tools_join_without_a_toolbox() -> None:
@@ -64,8 +69,8 @@ def test_a_tool_outside_a_declared_toolbox_is_refused() -> None:
     (refusal,) = joined(["lookup", "search"], declared)
     assert isinstance(refusal, Refusal)
     assert (refusal.code, refusal.pointer) == ("tool-unknown", "/task_results/0/step_results/0/agent_tool_calls/1/tool")
-    assert "'search'" in refusal.reason
-    assert "toolbox" in refusal.reason
+    assert (refusal.source, refusal.run_id) == ("runs/a.json", RUN_ID)
+    assert refusal.reason == "the step calls 'search', which is not in the toolbox of suite 'suite'"
 
 
 def test_the_first_unknown_call_is_the_one_named() -> None:
