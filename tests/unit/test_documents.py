@@ -567,7 +567,7 @@ def test_prefixed_bytes_are_read_before_the_rest_of_the_stream() -> None:
     ],
 )
 def test_an_error_is_said_in_its_own_words_starting_lower_case(error: BaseException, reason: str) -> None:
-    assert documents._os_reason(error) == reason
+    assert documents.os_reason(error) == reason
 
 
 def test_read_documents_reads_every_path_in_order_and_records_each_input(tmp_path: Path) -> None:

@@ -190,15 +190,18 @@ def _jsonl_documents(
     *,
     raw: bool = False,
     skippable: bool,
+    first_line: int = 1,
+    whole_input: bool = True,
 ) -> Iterator[Document | RawLine]:
-    """Each line of a JSONL stream.
+    """Each line of a JSONL stream, the first being line ``first_line`` of its file.
 
     A line longer than ``limit`` (not counting its ``\\n`` or ``\\r\\n``) is refused; the
     lines after it are still read when the rest of the line can be skipped in finite time
     (``skippable``: a regular file), else reading stops there (a pipe or a device may never
-    end the line).
+    end the line). A stream that is only part of its input (not ``whole_input``) may hold
+    no line at all: only the whole input is refused for that.
     """
-    number = 0
+    number = first_line - 1
     seen_any = False
     while True:
         line = stream.readline(limit + 2)
@@ -222,8 +225,21 @@ def _jsonl_documents(
             continue
         seen_any = True
         yield (number, line) if raw else parse_json(line, source, number)
-    if not seen_any:
-        yield Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the JSONL input holds no line"))
+    if not seen_any and whole_input:
+        yield no_line(source)
+
+
+def jsonl_part_documents(stream: IO[bytes], source: str, limit: int, first_line: int) -> Iterator[Document]:
+    """The lines of one part of a regular JSONL file, parsed, as reading the whole file gives them."""
+    reading = _Reading()
+    lines = _jsonl_documents(stream, source, limit, reading, skippable=True, first_line=first_line, whole_input=False)
+    for item in lines:
+        assert isinstance(item, Document)  # raw is off
+        yield item
+
+
+def no_line(source: str) -> Document:
+    return Document(source, None, None, syntax_finding(NO_ARTIFACT, source, None, "the JSONL input holds no line"))
 
 
 def _content_length(line: bytes) -> int:
@@ -370,7 +386,7 @@ def read_file_documents(
         try:
             raw = _open_raw(file, stdin)
         except OSError as error:
-            yield Document(source, None, None, syntax_finding(UNREADABLE, source, None, _os_reason(error)))
+            yield Document(source, None, None, syntax_finding(UNREADABLE, source, None, os_reason(error)))
             return
         hashing = _HashingReader(raw)
         buffered = io.BufferedReader(hashing, _CHUNK)
@@ -388,10 +404,10 @@ def read_file_documents(
             record["value"] = InputRecord(
                 source, hashing.digest.hexdigest(), complete=False, hashed_bytes=hashing.count
             )
-            reason = f"not a valid gzip stream: {_os_reason(error)}"
+            reason = f"not a valid gzip stream: {os_reason(error)}"
             yield Document(source, None, None, syntax_finding(NOT_GZIP, source, None, reason))
         except OSError as error:
-            yield Document(source, None, None, syntax_finding(UNREADABLE, source, None, _os_reason(error)))
+            yield Document(source, None, None, syntax_finding(UNREADABLE, source, None, os_reason(error)))
         except MemoryError:
             reason = (
                 "the input does not fit in the memory available; lower --max-document-bytes or raise the memory limit"
@@ -465,7 +481,7 @@ def _is_regular(raw: IO[bytes]) -> bool:
         return isinstance(raw, io.BytesIO)
 
 
-def _os_reason(error: BaseException) -> str:
+def os_reason(error: BaseException) -> str:
     if isinstance(error, OSError) and error.strerror:
         return error.strerror.lower()
     text = str(error) or type(error).__name__

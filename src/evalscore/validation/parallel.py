@@ -1,11 +1,14 @@
 """Check a long JSONL file on every core, in order, with bounded memory.
 
-The parent reads and hashes the file and hands chunks of raw lines to forked
-workers; workers send back verdicts (findings), never models, because
-pickling models costs more than building them. At most ``2 x workers``
-chunks are in flight, so memory does not grow with the file. A worker that
-dies (killed for memory, say) breaks the pool with an error instead of
-leaving its chunk waiting forever.
+A regular file is cut into ranges of whole lines (``inputs.jsonl_ranges``); each
+forked worker reads its range from the file itself, so the bytes never travel
+between processes. A gzipped file cannot be read from the middle: the parent
+decompresses it and hands chunks of raw lines to the workers. Workers send back
+verdicts (findings), never models, because pickling models costs more than
+building them. At most ``2 x workers`` tasks are in flight, so memory does not
+grow with the file. A worker that dies (killed for memory, say) breaks the pool
+with an error instead of leaving its task waiting forever; what it and the others
+still owed is then checked in this process.
 """
 
 from __future__ import annotations
@@ -14,19 +17,24 @@ import gc
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Final
+from functools import partial
+from typing import Final, TypeVar
 
 from evalscore.contract.builder import ArtifactKind
-from evalscore.inputs.documents import Document, parse_json
+from evalscore.inputs.documents import Document, no_line, parse_json
+from evalscore.inputs.jsonl_ranges import FileChangedError, LineRange, changed, range_documents
 from evalscore.validation.checker import CheckedArtifact, check_guarded
+from evalscore.validation.internal_error import internal_error_finding
 
 CHUNK_LINES: Final = 500
+RANGE_BYTES: Final = 4 * 1024 * 1024
 PARALLEL_MIN_BYTES: Final = 16 * 1024 * 1024
 
 Chunk = list[Document | tuple[int, bytes]]
+Task = TypeVar("Task")
 
 
 def worker_count() -> int:
@@ -52,6 +60,21 @@ def _check_chunk(source: str, forced_kind: ArtifactKind | None, chunk: Chunk) ->
         gc.enable()
 
 
+def _check_range(forced_kind: ArtifactKind | None, limit: int, item: LineRange | Document) -> list[CheckedArtifact]:
+    if isinstance(item, Document):
+        return [check_guarded(item, forced_kind, False)]
+    gc.disable()
+    try:
+        return [check_guarded(document, forced_kind, False) for document in range_documents(item, limit)]
+    except FileChangedError:
+        return [check_guarded(changed(item.source), forced_kind, False)]
+    except Exception as error:  # a bug while reading: this input's verdict says so, the run goes on
+        failed = Document(item.source, None, None, internal_error_finding(error, item.source, None))
+        return [check_guarded(failed, forced_kind, False)]
+    finally:
+        gc.enable()
+
+
 def _chunks(items: Iterable[Document | tuple[int, bytes]]) -> Iterator[Chunk]:
     chunk: Chunk = []
     for item in items:
@@ -66,20 +89,38 @@ def _chunks(items: Iterable[Document | tuple[int, bytes]]) -> Iterator[Chunk]:
 def check_lines_in_parallel(
     source: str, items: Iterable[Document | tuple[int, bytes]], forced_kind: ArtifactKind | None
 ) -> Iterator[CheckedArtifact]:
-    """Verdicts of raw JSONL lines (or already-made syntax documents), in input order.
+    """Verdicts of raw JSONL lines (or already-made syntax documents), in input order."""
+    yield from _in_order(partial(_check_chunk, source, forced_kind), _chunks(items))
 
-    When a worker dies, the chunks it and the others still owed are checked here, in this
-    process, and so is the rest of the file: the answer is the same, only slower.
+
+def check_ranges_in_parallel(
+    source: str, ranges: Iterable[LineRange | Document], forced_kind: ArtifactKind | None, limit: int
+) -> Iterator[CheckedArtifact]:
+    """Verdicts of the lines of every range (or of the documents saying why reading stopped), in order;
+    a file that holds no line at all is refused for that, as when read in one piece."""
+    artifacts = 0
+    for checked in _in_order(partial(_check_range, forced_kind, limit), ranges):
+        artifacts += 1
+        yield checked
+    if artifacts == 0:
+        yield check_guarded(no_line(source), forced_kind, False)
+
+
+def _in_order(work: Callable[[Task], list[CheckedArtifact]], tasks: Iterable[Task]) -> Iterator[CheckedArtifact]:
+    """``work`` of each task on the workers, the verdicts in task order.
+
+    When a worker dies, the tasks it and the others still owed are done here, in this
+    process, and so is the rest: the answer is the same, only slower.
     """
     workers = worker_count()
-    chunks = _chunks(items)
+    pending = iter(tasks)
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        owed: deque[tuple[Future[list[CheckedArtifact]] | None, Chunk]] = deque()
-        """Chunks not yet yielded, in order, each with its future (None while being submitted)."""
+        owed: deque[tuple[Future[list[CheckedArtifact]] | None, Task]] = deque()
+        """Tasks not yet yielded, in order, each with its future (None while being submitted)."""
         try:
-            for chunk in chunks:
-                owed.append((None, chunk))
-                owed[-1] = (pool.submit(_check_chunk, source, forced_kind, chunk), chunk)
+            for task in pending:
+                owed.append((None, task))
+                owed[-1] = (pool.submit(work, task), task)
                 if len(owed) >= 2 * workers:
                     yield from _result(owed[0][0])
                     owed.popleft()
@@ -88,12 +129,12 @@ def check_lines_in_parallel(
                 owed.popleft()
         except BrokenProcessPool:
             pool.shutdown(wait=False, cancel_futures=True)
-            for _, chunk in owed:
-                yield from _check_chunk(source, forced_kind, chunk)
-            for chunk in chunks:
-                yield from _check_chunk(source, forced_kind, chunk)
+            for _, task in owed:
+                yield from work(task)
+            for task in pending:
+                yield from work(task)
 
 
 def _result(future: Future[list[CheckedArtifact]] | None) -> list[CheckedArtifact]:
-    assert future is not None  # every chunk owed has been submitted before it is waited for
+    assert future is not None  # every task owed has been submitted before it is waited for
     return future.result()

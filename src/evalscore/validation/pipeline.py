@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Iterator
-from typing import IO
+from typing import IO, TypeVar
 
 from evalscore.contract.builder import ArtifactKind
 from evalscore.inputs.documents import (
@@ -15,10 +15,19 @@ from evalscore.inputs.documents import (
     RawLine,
     read_file_documents,
 )
+from evalscore.inputs.jsonl_ranges import line_ranges
 from evalscore.inputs.paths import STDIN, expand_paths
 from evalscore.validation.checker import CheckedArtifact, check_guarded
 from evalscore.validation.internal_error import internal_error_finding
-from evalscore.validation.parallel import PARALLEL_MIN_BYTES, can_parallelize, check_lines_in_parallel
+from evalscore.validation.parallel import (
+    PARALLEL_MIN_BYTES,
+    RANGE_BYTES,
+    can_parallelize,
+    check_lines_in_parallel,
+    check_ranges_in_parallel,
+)
+
+Item = TypeVar("Item")
 
 
 def check_paths(
@@ -45,19 +54,24 @@ def check_paths(
             and _size(file.path) >= PARALLEL_MIN_BYTES
             and can_parallelize()
         )
-        items, record = read_file_documents(
-            file, max_document_bytes, stdin if file.path == STDIN else None, raw_jsonl=in_parallel
-        )
-        guarded = _guarded_reading(items, file.source)
-        if in_parallel:
-            yield from check_lines_in_parallel(file.source, guarded, forced_kind)
+        if in_parallel and not file.gzipped:
+            ranges, record = line_ranges(file, RANGE_BYTES)
+            guarded_ranges = _guarded_reading(ranges, file.source)
+            yield from check_ranges_in_parallel(file.source, guarded_ranges, forced_kind, max_document_bytes)
         else:
-            yield from _check_sequentially(guarded, forced_kind, keep_models)
+            items, record = read_file_documents(
+                file, max_document_bytes, stdin if file.path == STDIN else None, raw_jsonl=in_parallel
+            )
+            guarded = _guarded_reading(items, file.source)
+            if in_parallel:
+                yield from check_lines_in_parallel(file.source, guarded, forced_kind)
+            else:
+                yield from _check_sequentially(guarded, forced_kind, keep_models)
         if on_input is not None:
             on_input(record())
 
 
-def _guarded_reading(items: Iterator[Document | RawLine], source: str) -> Iterator[Document | RawLine]:
+def _guarded_reading(items: Iterator[Item], source: str) -> Iterator[Item | Document]:
     """The documents of one input; a bug met while reading it ends that input with ``ES099``, not the run."""
     try:
         yield from items
