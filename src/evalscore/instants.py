@@ -71,6 +71,9 @@ def is_last_utc_minute(hour: int, minute: int, offset: timedelta) -> bool:
     return (local - offset // timedelta(minutes=1)) % _MINUTES_PER_DAY == _MINUTES_PER_DAY - 1
 
 
+_MILLISECOND: Final = timedelta(milliseconds=1)
+
+
 def milliseconds_between(start: datetime, end: datetime) -> float:
     """``end - start`` in milliseconds (negative when end is earlier)."""
-    return (end - start) / timedelta(milliseconds=1)
+    return (end - start) / _MILLISECOND

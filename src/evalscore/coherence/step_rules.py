@@ -11,6 +11,8 @@ from evalscore.findings import Finding, JsonPath, show_number
 
 
 def check_step(step: dict[str, Any], path: JsonPath) -> Iterator[Finding]:
+    # Called for every step of every log: paths are built and rule functions entered only where
+    # there may be something to say (a coherent step costs its reads and comparisons).
     events: list[dict[str, Any]] = step.get("gate_events", [])
     task_calls = len(step["agent_tool_calls"])
     if events:
@@ -20,12 +22,15 @@ def check_step(step: dict[str, Any], path: JsonPath) -> Iterator[Finding]:
     auto_score = step["auto_score"]
     if auto_score is None:
         return
-    gates = auto_score.get("gates") or {}
+    gates = auto_score.get("gates")
+    if not gates:
+        return
     mandated = gates.get("mandated")
     if mandated is not None:
         mandated_path = (*path, "auto_score", "gates", "mandated")
         yield from check_mandated_partition(mandated, mandated_path)
-        yield from check_pairings(mandated, task_calls, events, mandated_path)
+        if mandated.get("pairings"):
+            yield from check_pairings(mandated, task_calls, events, mandated_path)
     discretionary = gates.get("discretionary")
     if discretionary is not None:
         yield from check_discretionary_counts(discretionary, (*path, "auto_score", "gates", "discretionary"))
