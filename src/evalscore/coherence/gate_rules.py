@@ -42,8 +42,7 @@ def check_gate_event(event: dict[str, Any], path: JsonPath) -> Iterator[Finding]
         return
     if opened is None or resolved is None:
         return
-    if resolved < opened:
-        yield from check_resolved_not_before_opened(opened, resolved, path)
+    yield from check_resolved_not_before_opened(opened, resolved, path)
     latency_ms = event.get("decision_latency_ms")
     if latency_ms is not None:
         yield from check_latency_agrees(opened, resolved, latency_ms, path)

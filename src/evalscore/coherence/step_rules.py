@@ -78,7 +78,8 @@ def check_mandated_partition(score: dict[str, Any], path: JsonPath) -> Iterator[
 def check_pairings(
     score: dict[str, Any], task_calls: int, events: Sequence[dict[str, Any]], path: JsonPath
 ) -> Iterator[Finding]:
-    for index, pairing in enumerate(score.get("pairings", [])):
+    """The mandated score's pairings (the caller knows it has some) point at a call and an approval."""
+    for index, pairing in enumerate(score["pairings"]):
         pairing_path = (*path, "pairings", index)
         call_index, approval_index = pairing["callIndex"], pairing["approvalIndex"]
         if call_index >= task_calls:
