@@ -34,7 +34,7 @@ from evalscore.models.run import RunOf, ScoringModel
 from evalscore.models.suite import EvalSuite
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
 from evalscore.scoring.decision import Thresholds
-from evalscore.scoring.engine import Partial, RepeatedRuns, SourcedRun, build_report, merge_partials, score_run
+from evalscore.scoring.engine import PartialSum, RepeatedRuns, SourcedRun, build_report, score_run
 from evalscore.scoring.join import index_suites
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
 from evalscore.scoring.signals import SignalParams
@@ -194,7 +194,7 @@ def run_score(options: ScoreOptions) -> int:
     inputs = _Inputs()
     suites = _load_suites(options, inputs)
     index = index_suites(suites) if options.suites and not inputs.invalid.verdicts else None
-    partial = Partial()
+    total = PartialSum()
     repeated = RepeatedRuns()
     for sourced in _valid_runs(options, inputs):
         if inputs.invalid.verdicts:
@@ -207,7 +207,7 @@ def run_score(options: ScoreOptions) -> int:
             finding = internal_error_finding(error, sourced.source, None)
             inputs.invalid.add(CheckedArtifact(sourced.source, None, None, (finding,)))
             continue
-        partial = merge_partials(partial, part)
+        total.add(part)
     if inputs.invalid.verdicts:
         return _report_invalid(inputs, options, style)
     if not any(kinds & RUN_KINDS for _, kinds in inputs.records):
@@ -215,7 +215,7 @@ def run_score(options: ScoreOptions) -> int:
         return EXIT_USAGE
     baseline, baseline_record = _read_baseline(options.baseline, options.max_document_bytes)
     report = build_report(
-        partial,
+        total.total(),
         rederived=index is not None,
         scoring_model=options.scoring_model,
         thresholds=options.thresholds,

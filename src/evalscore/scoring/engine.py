@@ -20,7 +20,6 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import reduce
 from typing import Any, Final
 
 from evalscore import __version__
@@ -50,7 +49,7 @@ from evalscore.scoring.report import (
     ToolSignal,
 )
 from evalscore.scoring.representable import oversized_count
-from evalscore.scoring.signals import SignalParams, Signals, empty_signals, merge_signals, signals_of
+from evalscore.scoring.signals import SignalParams, Signals, SignalSum, empty_signals, merge_signals, signals_of
 
 DEFAULT_MODEL: Final[ScoringModel] = "v3"
 """evalscore's scoring model for re-derivation."""
@@ -87,6 +86,47 @@ def merge_partials(left: Partial, right: Partial) -> Partial:
         recorded_models=left.recorded_models + right.recorded_models,
         suites=left.suites | right.suites,
     )
+
+
+class PartialSum:
+    """Partials added up in place, in input order: adding a part costs the size of the part, never
+    of the sum so far, so a corpus of n runs (or a run of n steps) is summed in O(n)."""
+
+    __slots__ = ("_aggregate", "_disagreements", "_recorded_models", "_refusals", "_signals", "_suites")
+
+    def __init__(self) -> None:
+        self._aggregate = agg.empty()
+        self._signals = SignalSum()
+        self._disagreements: list[Disagreement] = []
+        self._refusals: list[Refusal] = []
+        self._recorded_models: list[tuple[ScoringModel, str]] = []
+        self._suites: set[tuple[str, str]] = set()
+
+    def add(self, part: Partial) -> None:
+        self._aggregate = agg.merge(self._aggregate, part.aggregate)
+        self._signals.add(part.signals)
+        self._disagreements.extend(part.disagreements)
+        self._refusals.extend(part.refusals)
+        self._recorded_models.extend(part.recorded_models)
+        self._suites.update(part.suites)
+
+    def total(self) -> Partial:
+        return Partial(
+            aggregate=self._aggregate,
+            signals=self._signals.total(),
+            disagreements=tuple(self._disagreements),
+            refusals=tuple(self._refusals),
+            recorded_models=tuple(self._recorded_models),
+            suites=frozenset(self._suites),
+        )
+
+
+def sum_partials(parts: Iterable[Partial]) -> Partial:
+    """``merge_partials`` over ``parts`` in order, in linear time."""
+    total = PartialSum()
+    for part in parts:
+        total.add(part)
+    return total.total()
 
 
 # --- one run -------------------------------------------------------------------------------
@@ -142,13 +182,14 @@ def disagreements_under_recorded(joined: JoinedStep, rederived: Rederived) -> li
 
 
 def score_run_rederived(sourced: SourcedRun, index: SuiteIndex, model: ScoringModel, params: SignalParams) -> Partial:
-    parts = [run_facts(sourced, params)]
+    total = PartialSum()
+    total.add(run_facts(sourced, params))
     for item in join_run(sourced.run, sourced.source, index):
         if isinstance(item, Refusal):
-            parts.append(Partial(aggregate=agg.from_refused(item.steps), refusals=(item,)))
+            total.add(Partial(aggregate=agg.from_refused(item.steps), refusals=(item,)))
         else:
-            parts.append(rederive_joined(item, model))
-    return reduce(merge_partials, parts)
+            total.add(rederive_joined(item, model))
+    return total.total()
 
 
 def score_run_recorded(sourced: SourcedRun, model: ScoringModel | None, params: SignalParams) -> Partial:
@@ -429,7 +470,7 @@ def score(
         repeated.refusal(run) or score_run(run, index=index, scoring_model=scoring_model, signal_params=params)
         for run in runs
     )
-    merged = reduce(merge_partials, partials, Partial())
+    merged = sum_partials(partials)
     return build_report(
         merged,
         rederived=index is not None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
-from functools import reduce
+from typing import Final
 
 from evalscore.instants import milliseconds_between, parse_instant
 from evalscore.models.run import GateEvent
@@ -69,6 +69,33 @@ def merge_signals(left: Signals, right: Signals) -> Signals:
         else:
             values[name] = getattr(left, name) + getattr(right, name)
     return Signals(**values)  # type: ignore[arg-type]
+
+
+_COUNTS: Final = tuple(field.name for field in fields(Signals) if field.name != "by_target_tool")
+
+
+class SignalSum:
+    """Signals added up in place: adding costs the size of what is added, never of the sum so far
+    (``merge_signals`` rebuilds and sorts the whole per-tool tally on every call)."""
+
+    __slots__ = ("_counts", "_tools")
+
+    def __init__(self) -> None:
+        self._counts = dict.fromkeys(_COUNTS, 0)
+        self._tools: dict[str | None, list[int]] = {}
+
+    def add(self, signals: Signals) -> None:
+        counts = self._counts
+        for name in _COUNTS:
+            counts[name] += getattr(signals, name)
+        for tool, approved, denied in signals.by_target_tool:
+            totals = self._tools.setdefault(tool, [0, 0])
+            totals[0] += approved
+            totals[1] += denied
+
+    def total(self) -> Signals:
+        tally = tuple((tool, *self._tools[tool]) for tool in sorted(self._tools, key=_tool_order))
+        return Signals(**self._counts, by_target_tool=tally)  # type: ignore[arg-type]
 
 
 def _tool_order(tool: str | None) -> tuple[bool, str]:
@@ -167,4 +194,7 @@ def event_signals(event: GateEvent, params: SignalParams) -> Signals:
 
 
 def signals_of(events: Iterable[GateEvent], params: SignalParams) -> Signals:
-    return reduce(merge_signals, (event_signals(event, params) for event in events), empty_signals())
+    total = SignalSum()
+    for event in events:
+        total.add(event_signals(event, params))
+    return total.total()

@@ -1,0 +1,125 @@
+"""Scoring costs time linear in its input: structural tests, counting work instead of timing it.
+
+Each counts what the quadratic version did once per element already summed: the per-tool tally
+re-sorted on every gate event, partials copied whole on every run or step. The counts must grow
+with n, not n squared; the answers must be the ones the pairwise merges give.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from typing import Any
+
+import pytest
+
+from evalscore.scoring import SourcedRun, engine, score, signals
+from evalscore.scoring.engine import Partial, merge_partials, sum_partials
+from evalscore.scoring.signals import SignalParams, SignalSum, event_signals, merge_signals
+
+from .builders import REFUND, approval, gate, question, run, step_def, step_result, suite, task_def
+
+
+def counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, measure: Any = None) -> list[int]:
+    """Replace ``module.name`` by a wrapper that records ``measure(args)`` (1 by default) per call."""
+    calls: list[int] = []
+    real = getattr(module, name)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1 if measure is None else measure(*args))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, wrapper)
+    return calls
+
+
+def many_tools(count: int) -> SourcedRun:
+    events = [approval(f"tool_{index}", resolution="approved" if index % 3 else "denied") for index in range(count)]
+    return SourcedRun("a.json", run({"t1": [step_result(1, events=events)]}))
+
+
+@pytest.mark.parametrize("count", [500, 2000])
+def test_a_run_with_n_distinct_target_tools_orders_its_tally_in_n_log_n_not_n_squared(
+    count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    orderings = counting(monkeypatch, signals, "_tool_order")
+    report = score([many_tools(count)])
+    assert len(report.signals.by_target_tool) == count
+    assert 0 < len(orderings) <= 4 * count
+
+
+def tool_signals(count: int) -> list[signals.Signals]:
+    params = SignalParams()
+    return [
+        event_signals(event, params)
+        for index in range(count)
+        for event in (
+            approval(f"tool_{index % 7}", resolution="denied" if index % 4 == 0 else "approved"),
+            approval(None),
+            question(),
+            approval(f"tool_{index % 5}", resolution="unresolved"),
+        )
+    ]
+
+
+def test_signals_summed_in_place_are_the_pairwise_merges() -> None:
+    parts = tool_signals(60)
+    assert len(parts) == 240
+    total = SignalSum()
+    for part in parts:
+        total.add(part)
+    expected = reduce(merge_signals, parts, signals.Signals())
+    assert total.total() == expected
+    assert expected.unresolved == 60
+    assert len(expected.by_target_tool) == 8
+
+
+def refused_runs(count: int) -> list[SourcedRun]:
+    """Runs recorded under v1, scored as v3 without a suite: each is a refusal and a recorded model."""
+    return [
+        SourcedRun(f"runs.jsonl:{index}", run({"t1": [step_result(1)]}, run_id=f"r{index}", model="v1"))
+        for index in range(count)
+    ]
+
+
+def copied(left: Partial, right: Partial) -> int:
+    """What merging copies from its left operand: the items already summed."""
+    return len(left.refusals) + len(left.disagreements) + len(left.recorded_models)
+
+
+@pytest.mark.parametrize("count", [100, 400])
+def test_scoring_n_runs_copies_what_was_summed_a_bounded_number_of_times(
+    count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copies = counting(monkeypatch, engine, "merge_partials", copied)
+    report = score(refused_runs(count), scoring_model="v3")
+    assert len(report.refusals) == count
+    assert len(copies) == count
+    assert sum(copies) <= 2 * count
+
+
+TASKS = 100
+GATED = suite(
+    *(task_def(f"t{t}", [step_def(n, expected=[REFUND]) for n in range(1, 5)], gates=[gate()]) for t in range(TASKS))
+)
+
+
+def test_re_deriving_a_run_of_n_steps_sums_its_parts_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    unordered = [approval(before=None)]
+    tasks = {f"t{t}": [step_result(n, [REFUND], events=unordered) for n in range(1, 5)] for t in range(TASKS)}
+    copies = counting(monkeypatch, engine, "merge_partials", copied)
+    report = score([SourcedRun("a.json", run(tasks))], [GATED])
+    assert len(report.refusals) == 4 * TASKS
+    assert sum(copies) <= 2 * 4 * TASKS
+
+
+def test_partials_summed_in_place_are_the_pairwise_merges() -> None:
+    params = SignalParams()
+    parts = [
+        engine.score_run(sourced, index=None, scoring_model="v3", signal_params=params)
+        for sourced in [*refused_runs(5), many_tools(4), *refused_runs(3)]
+    ]
+    assert len(parts) == 9
+    expected = reduce(merge_partials, parts, Partial())
+    assert sum_partials(parts) == expected
+    assert len(expected.refusals) == 9
+    assert [source for _, source in expected.recorded_models][:2] == ["runs.jsonl:0", "runs.jsonl:1"]
