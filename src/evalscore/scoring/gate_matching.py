@@ -8,6 +8,7 @@ matcher says which event instead of guessing 0 or the end.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -140,12 +141,25 @@ def can_authorize(event: GateEvent, tool: str, call_index: int, budget_left: int
 
 
 def earliest_authorizing(
-    events: Sequence[GateEvent], tool: str, call_index: int, budgets: Sequence[int], model: ScoringModel
+    waiting: list[int],
+    events: Sequence[GateEvent],
+    tool: str,
+    call_index: int,
+    budgets: Sequence[int],
+    model: ScoringModel,
 ) -> int | None:
-    """Index (in ``gate_events``) of the earliest eligible approval, or None."""
-    for index, event in enumerate(events):
-        if can_authorize(event, tool, call_index, budgets[index], model):
+    """Index (in ``gate_events``) of the earliest eligible approval among ``waiting``, or None.
+
+    ``waiting`` is a heap of the indices of the events naming ``tool`` that precede the call.
+    An event that cannot authorize this call cannot authorize a later one either (its budget
+    only falls, the rest does not change), so it leaves the heap for good: each event is looked
+    at a bounded number of times over the whole step, not once per call.
+    """
+    while waiting:
+        index = waiting[0]
+        if can_authorize(events[index], tool, call_index, budgets[index], model):
             return index
+        heapq.heappop(waiting)
     return None
 
 
@@ -154,16 +168,27 @@ def match_v2(
 ) -> MandatedGateScore:
     """Walk the calls; each gated call is paired with the earliest eligible approval with budget left."""
     budgets = [budget_of(event) for event in events]
+    by_arrival = sorted(
+        (index for index, event in enumerate(events) if event.task_calls_before is not None),
+        key=lambda index: (events[index].task_calls_before, index),
+    )
+    waiting: dict[str | None, list[int]] = {}
+    """Per target tool, a heap of the indices of the events that precede the current call."""
+    arrived = 0
     required: list[str] = []
     honored: list[str] = []
     violated: list[str] = []
     pairings: list[Pairing] = []
     for call_index, tool in enumerate(calls):
+        while arrived < len(by_arrival) and precedes_call(events[by_arrival[arrived]], call_index):
+            index = by_arrival[arrived]
+            heapq.heappush(waiting.setdefault(events[index].target_tool, []), index)
+            arrived += 1
         gate = gate_for_call(gates, tool)
         if gate is None:
             continue
         required.append(gate.id)
-        approval = earliest_authorizing(events, tool, call_index, budgets, model)
+        approval = earliest_authorizing(waiting.get(tool, []), events, tool, call_index, budgets, model)
         if approval is None:
             violated.append(gate.id)
             continue

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from evalscore.scoring import SourcedRun, engine, score, signals
+from evalscore.models.run import MandatedGateScore
+from evalscore.scoring import SourcedRun, engine, gate_matching, score, signals
 from evalscore.scoring.engine import Partial, merge_partials, sum_partials
 from evalscore.scoring.signals import SignalParams, SignalSum, event_signals, merge_signals
 
@@ -123,3 +124,19 @@ def test_partials_summed_in_place_are_the_pairwise_merges() -> None:
     assert sum_partials(parts) == expected
     assert len(expected.refusals) == 9
     assert [source for _, source in expected.recorded_models][:2] == ["runs.jsonl:0", "runs.jsonl:1"]
+
+
+@pytest.mark.parametrize("count", [500, 2000])
+def test_matching_n_gated_calls_to_n_approvals_looks_at_each_approval_a_bounded_number_of_times(
+    count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Approval i precedes call i; the approvals run out in order, so the old matcher looked at
+    # every spent approval again for each later call: n squared over 2 looks.
+    events = [approval(before=index) for index in range(count)]
+    calls = [REFUND] * count
+    looks = counting(monkeypatch, gate_matching, "can_authorize")
+    outcome = gate_matching.match_v2([gate()], calls, events, "v3")
+    assert isinstance(outcome, MandatedGateScore)
+    assert len(outcome.honored) == count
+    assert [pairing.approvalIndex for pairing in outcome.pairings[:3]] == [0, 1, 2]
+    assert 0 < len(looks) <= 3 * count
