@@ -81,7 +81,7 @@ GATES = [
 ]
 
 
-@settings(max_examples=examples(300))
+@settings(max_examples=examples(50))
 @given(
     calls=st.lists(st.sampled_from(TOOLS), max_size=10),
     events=events_strategy,
