@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from evalscore.findings import join_pointer
@@ -32,10 +33,38 @@ SuiteKey = tuple[str, str]
 
 
 @dataclass(frozen=True, slots=True)
+class KnownSuite:
+    """A suite with what every joined step looks up in it, found once (not once per task or call)."""
+
+    suite: EvalSuite
+    tasks: Mapping[str, EvalTask]
+    """Tasks by id (the first of an id, as a scan in declared order finds it)."""
+    declared_tools: frozenset[str]
+    gated_by_key: Mapping[str, Mapping[str, tuple[str, ...]]]
+    """Per task id, its gated tools by ``tool_key``, each key's spellings sorted."""
+
+
+def know_suite(suite: EvalSuite) -> KnownSuite:
+    tasks: dict[str, EvalTask] = {}
+    gated_by_key: dict[str, dict[str, tuple[str, ...]]] = {}
+    for task in suite.suite.tasks:
+        if task.id in tasks:
+            continue
+        tasks[task.id] = task
+        spellings: dict[str, set[str]] = {}
+        for gate in task.mandated_gates:
+            for name in gate.before_tools:
+                spellings.setdefault(tool_key(name), set()).add(name)
+        gated_by_key[task.id] = {key: tuple(sorted(names)) for key, names in spellings.items()}
+    declared = frozenset(declared_tool.name for declared_tool in suite.suite.toolbox)
+    return KnownSuite(suite=suite, tasks=tasks, declared_tools=declared, gated_by_key=gated_by_key)
+
+
+@dataclass(frozen=True, slots=True)
 class SuiteIndex:
     """Suites by ``(id, version)``; keys given twice with different content are ambiguous."""
 
-    suites: Mapping[SuiteKey, EvalSuite]
+    suites: Mapping[SuiteKey, KnownSuite]
     ambiguous: frozenset[SuiteKey]
 
 
@@ -65,14 +94,15 @@ def index_suites(suites: Sequence[EvalSuite]) -> SuiteIndex:
         if known is not None and known != suite:
             ambiguous.add(key)
         by_key.setdefault(key, suite)
-    return SuiteIndex(suites=by_key, ambiguous=frozenset(ambiguous))
+    known_suites = {key: know_suite(suite) for key, suite in by_key.items()}
+    return SuiteIndex(suites=known_suites, ambiguous=frozenset(ambiguous))
 
 
 def step_count(run: RunOf[Any]) -> int:
     return sum(len(task.step_results) for task in run.task_results)
 
 
-def find_suite(run: RunOf[Any], index: SuiteIndex, source: str) -> EvalSuite | Refusal:
+def find_suite(run: RunOf[Any], index: SuiteIndex, source: str) -> KnownSuite | Refusal:
     """The suite the run names, or a refusal naming ``/suite_id`` or ``/suite_version``."""
     key = (run.suite_id, run.suite_version)
     if key in index.ambiguous:
@@ -110,13 +140,6 @@ def unknown_suite(run: RunOf[Any], index: SuiteIndex, source: str) -> Refusal:
     )
 
 
-def task_by_id(suite: EvalSuite, task_id: str) -> EvalTask | None:
-    for task in suite.suite.tasks:
-        if task.id == task_id:
-            return task
-    return None
-
-
 def step_by_n(task: EvalTask, n: int) -> EvalStep | None:
     for step in task.steps:
         if step.n == n:
@@ -124,19 +147,19 @@ def step_by_n(task: EvalTask, n: int) -> EvalStep | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def tool_key(name: str) -> str:
-    """A tool name as a reader sees it (``evalscore.visible_text``)."""
+    """A tool name as a reader sees it (``evalscore.visible_text``); logs call the same few tools
+    over and over, so the keys of the latest names are kept."""
     return visible_key(name)
 
 
-def unknown_tool_reason(tool: str, suite: EvalSuite, task: EvalTask) -> str | None:
+def unknown_tool_reason(tool: str, known: KnownSuite, task: EvalTask) -> str | None:
     """Why a call to ``tool`` cannot be scored against the suite, or None when the suite knows it."""
-    declared = {declared_tool.name for declared_tool in suite.suite.toolbox}
-    if declared and tool not in declared:
-        return f"the step calls {tool!r}, which is not in the toolbox of suite {suite.suite.id!r}"
-    gated = {gated_tool for gate in task.mandated_gates for gated_tool in gate.before_tools}
-    for name in sorted(gated):
-        if tool != name and tool_key(tool) == tool_key(name):
+    if known.declared_tools and tool not in known.declared_tools:
+        return f"the step calls {tool!r}, which is not in the toolbox of suite {known.suite.suite.id!r}"
+    for name in known.gated_by_key[task.id].get(tool_key(tool), ()):
+        if tool != name:
             return (
                 f"the step calls {tool!r}, which differs from the gated tool {name!r} only by case, width or "
                 "invisible characters: whether the gate governs it cannot be told"
@@ -144,10 +167,10 @@ def unknown_tool_reason(tool: str, suite: EvalSuite, task: EvalTask) -> str | No
     return None
 
 
-def unknown_tool(suite: EvalSuite, task: EvalTask, result: StepResult, place: StepPlace) -> Refusal | None:
+def unknown_tool(known: KnownSuite, task: EvalTask, result: StepResult, place: StepPlace) -> Refusal | None:
     """A refusal for the step's first call to a tool the suite does not know, if any."""
     for index, call in enumerate(result.agent_tool_calls):
-        reason = unknown_tool_reason(call.tool, suite, task)
+        reason = unknown_tool_reason(call.tool, known, task)
         if reason is not None:
             return Refusal(
                 code=TOOL_UNKNOWN,
@@ -162,14 +185,15 @@ def unknown_tool(suite: EvalSuite, task: EvalTask, result: StepResult, place: St
 
 
 def join_task(
-    run: RunOf[Any], task_index: int, task_result: TaskResultOf[Any], suite: EvalSuite, source: str
+    run: RunOf[Any], task_index: int, task_result: TaskResultOf[Any], known: KnownSuite, source: str
 ) -> Iterator[JoinedStep | Refusal]:
     task_pointer = join_pointer("/task_results", task_index)
-    task = task_by_id(suite, task_result.task_id)
+    suite = known.suite.suite
+    task = known.tasks.get(task_result.task_id)
     if task is None:
         yield Refusal(
             code=TASK_UNKNOWN,
-            reason=f"task {task_result.task_id!r} is not in suite {suite.suite.id!r} version {suite.suite.version!r}",
+            reason=f"task {task_result.task_id!r} is not in suite {suite.id!r} version {suite.version!r}",
             pointer=join_pointer(task_pointer, "task_id"),
             source=source,
             run_id=run.run_id,
@@ -179,18 +203,18 @@ def join_task(
         return
     for step_index, result in enumerate(task_result.step_results):
         step_pointer = join_pointer(task_pointer, "step_results", step_index)
-        yield join_step(run, suite, task, result, step_pointer, source)
+        yield join_step(run, known, task, result, step_pointer, source)
 
 
 def join_step(
-    run: RunOf[Any], suite: EvalSuite, task: EvalTask, result: StepResult, step_pointer: str, source: str
+    run: RunOf[Any], known: KnownSuite, task: EvalTask, result: StepResult, step_pointer: str, source: str
 ) -> JoinedStep | Refusal:
     step = step_by_n(task, result.step_n)
     if step is None:
-        known = [known_step.n for known_step in task.steps]
+        numbers = [known_step.n for known_step in task.steps]
         return Refusal(
             code=STEP_UNKNOWN,
-            reason=f"step {result.step_n} is not a step of task {task.id!r} (its steps are {known})",
+            reason=f"step {result.step_n} is not a step of task {task.id!r} (its steps are {numbers})",
             pointer=join_pointer(step_pointer, "step_n"),
             source=source,
             run_id=run.run_id,
@@ -198,7 +222,7 @@ def join_step(
             step_n=result.step_n,
         )
     place = StepPlace(source=source, run_id=run.run_id, task_id=task.id, step_n=result.step_n, pointer=step_pointer)
-    refusal = unknown_tool(suite, task, result, place)
+    refusal = unknown_tool(known, task, result, place)
     if refusal is not None:
         return refusal
     return JoinedStep(task=task, step=step, result=result, place=place, recorded_model=run.scoring_model)
@@ -206,9 +230,9 @@ def join_step(
 
 def join_run(run: RunOf[Any], source: str, index: SuiteIndex) -> Iterator[JoinedStep | Refusal]:
     """Every step of the run joined to its suite step, or the refusals that stop the join."""
-    suite = find_suite(run, index, source)
-    if isinstance(suite, Refusal):
-        yield suite
+    known = find_suite(run, index, source)
+    if isinstance(known, Refusal):
+        yield known
         return
     for task_index, task_result in enumerate(run.task_results):
-        yield from join_task(run, task_index, task_result, suite, source)
+        yield from join_task(run, task_index, task_result, known, source)

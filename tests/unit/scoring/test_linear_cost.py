@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 
+from evalscore.models import EvalSuite
 from evalscore.models.run import MandatedGateScore
 from evalscore.scoring import SourcedRun, engine, gate_matching, score, signals
 from evalscore.scoring.engine import Partial, merge_partials, sum_partials
+from evalscore.scoring.join import JoinedStep, index_suites, join_run
 from evalscore.scoring.signals import SignalParams, SignalSum, event_signals, merge_signals
 
 from .builders import REFUND, approval, gate, question, run, step_def, step_result, suite, task_def
@@ -140,3 +142,34 @@ def test_matching_n_gated_calls_to_n_approvals_looks_at_each_approval_a_bounded_
     assert len(outcome.honored) == count
     assert [pairing.approvalIndex for pairing in outcome.pairings[:3]] == [0, 1, 2]
     assert 0 < len(looks) <= 3 * count
+
+
+class CountedList(list):  # type: ignore[type-arg]
+    """A list that counts the walks over it."""
+
+    walks = 0
+
+    def __iter__(self) -> Any:
+        CountedList.walks += 1
+        return super().__iter__()
+
+
+def test_joining_a_run_of_n_tasks_walks_the_suite_once_not_once_per_task_or_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    count = 300
+    tasks = [task_def(f"t{t}", [step_def(1, expected=["lookup"])], gates=[gate()]) for t in range(count)]
+    document = suite(*tasks).model_dump()
+    document["suite"]["toolbox"] = [{"name": f"tool_{index}"} for index in range(count)] + [{"name": "lookup"}]
+    the_suite = EvalSuite.model_validate(document)
+    index = index_suites([the_suite])
+    monkeypatch.setattr(CountedList, "walks", 0)
+    body = the_suite.suite
+    # The models are frozen; the test swaps in counting lists behind pydantic's back, after indexing.
+    object.__setattr__(body, "tasks", CountedList(body.tasks))
+    object.__setattr__(body, "toolbox", CountedList(body.toolbox))
+    a_run = run({f"t{t}": [step_result(1, ["lookup", "lookup"])] for t in range(count)})
+    joined = list(join_run(a_run, "a.json", index))
+    assert len(joined) == count
+    assert all(isinstance(item, JoinedStep) for item in joined)
+    assert CountedList.walks == 0
