@@ -150,7 +150,7 @@ def test_a_sample_member_that_repeats_a_key_is_refused_naming_member_pointer_and
     assert "repeats the key 'decision'" in line
 
 
-def test_a_deflated_member_that_declares_a_gigabyte_and_inflates_to_less_is_unreadable(
+def test_a_deflated_member_that_declares_100_megabytes_and_inflates_to_less_is_unreadable(
     inspect_logs: dict[str, Path], tmp_path: Path
 ) -> None:
     log = edited_eval(inspect_logs["eval"], tmp_path / "sizes.eval", lambda members: None)
@@ -160,15 +160,33 @@ def test_a_deflated_member_that_declares_a_gigabyte_and_inflates_to_less_is_unre
     while raw[central + 46 : central + 46 + len(name)] != name.encode():
         central = raw.find(b"PK\x01\x02", central + 1)
     actual = int.from_bytes(raw[central + 24 : central + 28], "little")
-    raw[central + 24 : central + 28] = (10**9).to_bytes(4, "little")
+    raw[central + 24 : central + 28] = (10**8).to_bytes(4, "little")  # within --max-document-bytes
     log.write_bytes(bytes(raw))
     out = tmp_path / "out.jsonl"
     result = invoke(str(log), "-o", str(out))
     assert result.exit_code == 2
     assert one_line(result) == (
-        f"{PROG}: {log}: {name}: member '{name}' decompresses to {actual} bytes, the archive says 1000000000"
+        f"{PROG}: {log}: {name}: member '{name}' decompresses to {actual} bytes, the archive says 100000000"
     )
     assert not out.exists()
+
+
+def test_a_member_beyond_max_document_bytes_is_refused_before_it_is_decompressed(
+    inspect_logs: dict[str, Path], tmp_path: Path
+) -> None:
+    log = inspect_logs["eval"]
+    with zipfile.ZipFile(log) as archive:
+        largest = max(archive.infolist(), key=lambda info: info.file_size)
+    out = tmp_path / "out.jsonl"
+    result = invoke(str(log), "-o", str(out), "--max-document-bytes", str(largest.file_size - 1))
+    assert result.exit_code == 2
+    line = one_line(result)
+    assert line == (
+        f"{PROG}: {log}: {largest.filename}: member '{largest.filename}' declares {largest.file_size:,} bytes "
+        f"uncompressed, more than {largest.file_size - 1:,}; raise --max-document-bytes to read it"
+    )
+    assert not out.exists()
+    assert invoke(str(log), "-o", str(out), "--max-document-bytes", str(largest.file_size)).exit_code == 0
 
 
 # -- .json: repeated keys anywhere --------------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Final
 import click
 import orjson
 
-from evalscore.cli.common import traceback_option
+from evalscore.cli.common import MAX_DOCUMENT_BYTES_CEILING, traceback_option
 from evalscore.cli.output_file import (
     EXIT_TERMINATED,
     STDOUT,
@@ -30,7 +30,7 @@ from evalscore.importers.inspect import (
     UnreadableLogError,
     import_inspect_log,
 )
-from evalscore.inputs.documents import TOO_LARGE, UNREADABLE
+from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES, TOO_LARGE, UNREADABLE
 from evalscore.models import EvalSuite, Run
 from evalscore.printable import printable, printable_path
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, tracebacks_requested
@@ -52,6 +52,7 @@ class ImportInspectOptions:
     output: str
     human_approvers: tuple[str, ...]
     suite: str | None
+    max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,7 @@ def _import_all(options: ImportInspectOptions) -> int:
         _cannot_write(options.output, error)
         return EXIT_UNREADABLE
     with sink:
-        tally, failures = _import_into(sink, options.logs, humans, suite)
+        tally, failures = _import_into(sink, options.logs, humans, suite, options.max_document_bytes)
         if failures:
             sink.discard()
             _error(
@@ -113,14 +114,14 @@ def _import_all(options: ImportInspectOptions) -> int:
 
 
 def _import_into(
-    sink: AtomicOutput, logs: Iterable[str], humans: frozenset[str], suite: EvalSuite | None
+    sink: AtomicOutput, logs: Iterable[str], humans: frozenset[str], suite: EvalSuite | None, max_member_bytes: int
 ) -> tuple[_Tally, list[InspectImportError]]:
     """Each log's Run as one line of ``sink``; every failure is reported as it happens and returned."""
     failures: list[InspectImportError] = []
     tally = _Tally()
     for log in logs:
         try:
-            run = import_inspect_log(log, human_approvers=humans, suite=suite)
+            run = import_inspect_log(log, human_approvers=humans, suite=suite, max_member_bytes=max_member_bytes)
         except InspectImportError as error:
             failures.append(error)
             _failed(error)
@@ -290,8 +291,18 @@ def import_group() -> None:
     default=None,
     help="The suite the logs answer (YAML or JSON); checked here, scores are re-derived by `evalscore score`.",
 )
+@click.option(
+    "--max-document-bytes",
+    type=click.IntRange(min=1, max=MAX_DOCUMENT_BYTES_CEILING),
+    default=DEFAULT_MAX_DOCUMENT_BYTES,
+    show_default=True,
+    help="Largest member of a .eval log (its header or one sample) decompressed into memory; a member "
+    "declaring more is refused before it is decompressed (at most 2**40).",
+)
 @traceback_option
-def inspect_command(logs: tuple[str, ...], output: str, human_approvers: tuple[str, ...], suite: str | None) -> None:
+def inspect_command(
+    logs: tuple[str, ...], output: str, human_approvers: tuple[str, ...], suite: str | None, max_document_bytes: int
+) -> None:
     """Convert Inspect AI logs (.eval or .json) to Runs, one JSON line per log.
 
     Each approval chain that consulted a human approver becomes a gate event:
@@ -310,4 +321,4 @@ def inspect_command(logs: tuple[str, ...], output: str, human_approvers: tuple[s
     valid Run without inventing data, 70 on an internal error (a bug; the
     other logs are still tried), 143 when ended by SIGTERM.
     """
-    sys.exit(run_import_inspect(ImportInspectOptions(logs, output, human_approvers, suite)))
+    sys.exit(run_import_inspect(ImportInspectOptions(logs, output, human_approvers, suite, max_document_bytes)))

@@ -225,10 +225,11 @@ def test_members_of_every_standard_method_are_read_when_size_and_crc_agree(metho
 
 @pytest.mark.parametrize("method", STDLIB_METHODS.values(), ids=STDLIB_METHODS.keys())
 def test_a_member_smaller_than_its_declared_size_is_refused_whatever_its_method(method: int, tmp_path: Path) -> None:
-    path = patched_central_entry(compressed_log(tmp_path, method), "samples/1_epoch_1.json", file_size=10**9)
+    # 100 MB: within the default --max-document-bytes, so the size check, not the cap, must catch it
+    path = patched_central_entry(compressed_log(tmp_path, method), "samples/1_epoch_1.json", file_size=10**8)
     assert refusal(path) == (
         f"samples/1_epoch_1.json: member 'samples/1_epoch_1.json' decompresses to {len(SAMPLE)} bytes, "
-        "the archive says 1000000000"
+        "the archive says 100000000"
     )
 
 

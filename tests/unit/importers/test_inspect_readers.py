@@ -11,7 +11,7 @@ import orjson
 import pytest
 import zstandard
 
-from evalscore.importers.inspect import UnreadableLogError, import_inspect_log
+from evalscore.importers.inspect import UnreadableLogError, _zip_members, import_inspect_log
 from evalscore.importers.inspect._eval_format import EvalLogReader
 from evalscore.importers.inspect._json_format import JsonLogReader, streaming_available
 from evalscore.importers.inspect._open import open_inspect_log
@@ -65,6 +65,35 @@ def test_zstd_members_decompress_and_pass_their_crc(tmp_path: Path) -> None:
         assert [info.compress_type for info in members.values()] == [ZSTD_METHOD, ZSTD_METHOD]
         assert read_member(archive, raw, members["header.json"]) == b'{"a": 1}'
         assert len(read_member(archive, raw, members["samples/x.json"])) == 10003
+
+
+@pytest.mark.parametrize("compression", ["zstd", "deflate"])
+def test_a_member_declaring_more_than_the_limit_is_refused_before_it_is_decompressed(
+    tmp_path: Path, compression: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "a.eval"
+    data = b"[" + b"0," * 50_000 + b"0]"
+    if compression == "zstd":
+        path.write_bytes(zstd_zip({"samples/x.json": data}))
+    else:
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("samples/x.json", data)
+    decompressed: list[int] = []
+    real_decompress = _zip_members.decompress_zstd
+    monkeypatch.setattr(_zip_members, "decompress_zstd", lambda *args: decompressed.append(1) or real_decompress(*args))
+    monkeypatch.setattr(_zip_members, "read_stdlib_member", lambda *args: decompressed.append(1) or b"")
+    with zipfile.ZipFile(path) as archive, path.open("rb") as raw:
+        info = archive.getinfo("samples/x.json")
+        assert info.file_size == len(data) == 100_003
+        with pytest.raises(MemberError) as refused:
+            read_member(archive, raw, info, limit=100_002)
+        assert str(refused.value) == (
+            "member 'samples/x.json' declares 100,003 bytes uncompressed, more than 100,002; "
+            "raise --max-document-bytes to read it"
+        )
+        assert decompressed == []
+        monkeypatch.undo()
+        assert read_member(archive, raw, info, limit=100_003) == data
 
 
 def test_a_zstd_member_whose_crc_disagrees_is_refused(tmp_path: Path) -> None:

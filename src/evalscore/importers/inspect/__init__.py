@@ -27,6 +27,7 @@ from evalscore.importers.inspect._run import run_document
 from evalscore.importers.inspect._sample import MappedSample, map_sample
 from evalscore.importers.inspect._suite_hook import apply_suite
 from evalscore.importers.inspect._value_checks import first_unwritable
+from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
 from evalscore.inputs.strict_json import MAX_DEPTH
 from evalscore.models import EvalSuite, Run
 
@@ -46,6 +47,7 @@ def import_inspect_log(
     *,
     human_approvers: Iterable[str] = DEFAULT_HUMAN_APPROVERS,
     suite: EvalSuite | None = None,
+    max_member_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
 ) -> Run:
     """Read one Inspect log, sample by sample, and map it to a validated Run.
 
@@ -55,7 +57,7 @@ def import_inspect_log(
     """
     source = str(path)
     humans = counted_as_human(human_approvers)
-    reader = open_inspect_log(Path(path))
+    reader = open_inspect_log(Path(path), max_member_bytes)
     try:
         mapped, mapping_error = _map_samples(reader, humans)
         header = reader.header()  # after the samples: a .json log is known to be readable only once read to the end

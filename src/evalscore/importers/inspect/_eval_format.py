@@ -31,6 +31,7 @@ from evalscore.importers.inspect._errors import UnreadableLogError
 from evalscore.importers.inspect._log_reader import LogFormat
 from evalscore.importers.inspect._zip_members import MemberError, latest_members, read_member, superseded_entries
 from evalscore.inputs import strict_json
+from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
 from evalscore.inputs.syntax_error import DocumentSyntaxError
 
 HEADER_MEMBER: Final = "header.json"
@@ -50,8 +51,9 @@ class EvalLogReader:
     log_format: LogFormat = "eval"
     superseded_members: Mapping[str, int]
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, max_member_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES) -> None:
         self._source = str(path)
+        self._max_member_bytes = max_member_bytes
         try:
             self._raw: IO[bytes] = path.open("rb")
         except OSError as error:
@@ -84,7 +86,7 @@ class EvalLogReader:
 
     def _object(self, name: str) -> dict[str, Any]:
         try:
-            data = read_member(self._archive, self._raw, self._members[name])
+            data = read_member(self._archive, self._raw, self._members[name], self._max_member_bytes)
         except (MemberError, zipfile.BadZipFile, OSError, EOFError) as error:
             raise UnreadableLogError(self._source, f"{name}: {error}") from error
         try:

@@ -20,6 +20,8 @@ from typing import IO, Final
 
 import zstandard
 
+from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
+
 ZSTD_METHOD: Final = 93
 """The zip compression method id of Zstandard (APPNOTE 4.4.5)."""
 STDLIB_METHODS: Final = frozenset({zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA})
@@ -50,10 +52,22 @@ def superseded_entries(archive: zipfile.ZipFile) -> dict[str, int]:
     return {name: count for name, count in counts.items() if count}
 
 
-def read_member(archive: zipfile.ZipFile, raw: IO[bytes], info: zipfile.ZipInfo) -> bytes:
-    """The uncompressed bytes of one member; ``raw`` is the archive file opened in binary mode."""
+def read_member(
+    archive: zipfile.ZipFile, raw: IO[bytes], info: zipfile.ZipInfo, limit: int = DEFAULT_MAX_DOCUMENT_BYTES
+) -> bytes:
+    """The uncompressed bytes of one member; ``raw`` is the archive file opened in binary mode.
+
+    A member declaring more than ``limit`` uncompressed bytes is refused before anything is
+    decompressed; one that decompresses to more than it declares is stopped one byte past it
+    (see ``read_stdlib_member`` and ``decompress_zstd``), so memory never exceeds the limit.
+    """
     if info.flag_bits & _ENCRYPTED_FLAG:
         raise MemberError(f"member {info.filename!r} is encrypted")
+    if info.file_size > limit:
+        raise MemberError(
+            f"member {info.filename!r} declares {info.file_size:,} bytes uncompressed, more than {limit:,}; "
+            "raise --max-document-bytes to read it"
+        )
     if info.compress_type in STDLIB_METHODS:
         data = read_stdlib_member(archive, info)
     elif info.compress_type == ZSTD_METHOD:
