@@ -4,8 +4,9 @@
 Generates (once, under bench-data/) a ~50 MB single run and a ~100 MB JSONL of
 small runs (about 15 kB each: 6 steps, 18 tool calls with text results, 6 gate
 events with every oversight field, recorded auto scores), then prints MB/s for
-each and the ratio. Target: ratio >= 0.4.
-Usage: python scripts/bench.py [--single-mb 50] [--jsonl-mb 100] [--repeat 3]
+each and the ratio. Target: ratio >= 0.4. Then cost against size (``bench_scaling``): each
+command on inputs of size N and 4N along one dimension, and t(4N) / t(N) (target <= 5).
+Usage: python scripts/bench.py [--single-mb 50] [--jsonl-mb 100] [--repeat 3] [--scaling 1]
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from typing import Any
 import orjson
 
 from evalscore.validation.pipeline import check_paths
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_scaling  # beside this script, not in a package
 
 DATA = Path(__file__).resolve().parent.parent / "bench-data"
 
@@ -154,6 +158,12 @@ def main() -> int:
     parser.add_argument("--jsonl-mb", type=float, default=100)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--data-dir", type=Path, default=DATA, help="where the generated data is kept")
+    parser.add_argument(
+        "--scaling",
+        type=float,
+        default=1.0,
+        help="size of the N-and-4N cases, as a multiple of their default (0: skip)",
+    )
     args = parser.parse_args()
     single, jsonl = generate(args.single_mb, args.jsonl_mb, args.data_dir)
     print(f"{'input':<28}{'MB':>8}{'orjson MB/s':>14}{'validate MB/s':>16}{'ratio':>8}{'CLI s':>8}")
@@ -175,6 +185,9 @@ def main() -> int:
         speeds = f"{megabytes / parse:>14.1f}{megabytes / check:>16.1f}"
         print(f"{path.name:<28}{megabytes:>8.1f}{speeds}{ratio:>8.2f}{cli:>8.2f}")
     print(f"worst ratio validate/orjson: {worst:.2f} (target >= 0.40)")
+    if args.scaling > 0:
+        print()
+        bench_scaling.print_table(bench_scaling.measure(args.data_dir, args.repeat, args.scaling))
     return 0
 
 

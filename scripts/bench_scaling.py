@@ -1,0 +1,230 @@
+"""Cost against input size: each command on inputs of size N and 4N along one dimension.
+
+Imported by ``scripts/bench.py``. Each case builds a run (or a JSONL of runs) that grows along one
+dimension only (tasks, tool calls, gate events, distinct target tools, runs), times ``validate``
+and ``score`` in this process on N and 4N, and reports t(4N) / t(N): about 4 for linear cost,
+16 for quadratic. The target is at most 5. The gate-event and distinct-tool cases are the
+pathological inputs that used to be quadratic (each gated call scanned every approval; the per-tool
+tally was re-sorted on every event).
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from evalscore.models import EvalSuite
+from evalscore.models.run import RunOf
+from evalscore.scoring import SourcedRun, score
+from evalscore.validation.pipeline import check_paths
+
+LINEAR_LIMIT = 5.0
+"""t(4N) / t(N) above this is reported as super-linear."""
+
+GATED_TOOL = "issue_refund"
+
+
+def _event(before: int, tool: str = GATED_TOOL) -> dict[str, Any]:
+    return {
+        "kind": "approval_request",
+        "reason": "refund-approval",
+        "surfaced": "Refund EUR 49.90 on order 1234?",
+        "target_tool": tool,
+        "resolution": "approved",
+        "task_calls_before": before,
+        "uses": 1,
+        "opened_at": "2026-11-02T09:14:03Z",
+        "resolved_at": "2026-11-02T09:14:41.5Z",
+        "decision_latency_ms": 38500,
+        "overseers": ["ops-lead-17"],
+    }
+
+
+def _step(n: int, calls: list[str], events: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "step_n": n,
+        "agent_tool_calls": [{"tool": tool, "args": {"id": index}} for index, tool in enumerate(calls)],
+        "agent_final_output": "done",
+        "latency_ms": 1200.5,
+        "auto_score": None,
+        "gate_events": events,
+    }
+
+
+def _run(task_steps: list[tuple[str, list[dict[str, Any]]]], run_id: str = "bench") -> dict[str, Any]:
+    return {
+        "suite_id": "scaling",
+        "suite_version": "1.0.0",
+        "run_id": run_id,
+        "started_at": "2026-11-02T09:00:00Z",
+        "ended_at": "2026-11-02T10:00:00Z",
+        "adapter": {"name": "bench", "model": "m", "config": {}},
+        "scoring_model": "v3",
+        "task_results": [{"task_id": task, "step_results": steps} for task, steps in task_steps],
+    }
+
+
+def _suite(task_ids: list[str]) -> dict[str, Any]:
+    return {
+        "schema_version": "1.0.1",
+        "suite": {
+            "id": "scaling",
+            "version": "1.0.0",
+            "description": "Cost against size.",
+            "target_agent_type": "support-agent",
+            "dimensions_in_scope": ["calibration"],
+            "tasks": [
+                {
+                    "id": task,
+                    "initial_purpose": "Refund.",
+                    "overall_goal": "Refund after approval.",
+                    "mandated_gates": [
+                        {"id": "refund-approval", "before_tools": [GATED_TOOL], "description": "A person approves."}
+                    ],
+                    "steps": [
+                        {
+                            "n": 1,
+                            "prompt": "Refund.",
+                            "expected_tools": ["lookup_order", GATED_TOOL],
+                            "golden_truth": "Asks, then refunds.",
+                        }
+                    ],
+                }
+                for task in task_ids
+            ],
+        },
+    }
+
+
+def _one_task(calls: list[str], events: list[dict[str, Any]]) -> list[bytes]:
+    return [orjson.dumps(_run([("t0", [_step(1, calls, events)])]))]
+
+
+def tasks(n: int) -> tuple[list[bytes], dict[str, Any]]:
+    steps = [(f"t{index}", [_step(1, ["lookup_order", GATED_TOOL], [_event(1)])]) for index in range(n)]
+    return [orjson.dumps(_run(steps))], _suite([f"t{index}" for index in range(n)])
+
+
+def calls(n: int) -> tuple[list[bytes], dict[str, Any]]:
+    made = [("lookup_order" if index % 2 else GATED_TOOL) for index in range(n)]
+    events = [{**_event(0), "uses": n}]
+    return _one_task(made, events), _suite(["t0"])
+
+
+def gate_events(n: int) -> tuple[list[bytes], dict[str, Any]]:
+    return _one_task([GATED_TOOL] * n, [_event(index) for index in range(n)]), _suite(["t0"])
+
+
+def distinct_tools(n: int) -> tuple[list[bytes], dict[str, Any]]:
+    return _one_task(["lookup_order"], [_event(0, f"tool_{index}") for index in range(n)]), _suite(["t0"])
+
+
+def runs(n: int) -> tuple[list[bytes], dict[str, Any]]:
+    step = _step(1, ["lookup_order", GATED_TOOL], [_event(1)])
+    return [orjson.dumps(_run([("t0", [step])], f"r{index}")) for index in range(n)], _suite(["t0"])
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    dimension: str
+    build: Callable[[int], tuple[list[bytes], dict[str, Any]]]
+    n: int
+
+
+CASES = (
+    Case("tasks", tasks, 1500),
+    Case("tool calls", calls, 20_000),
+    Case("gate events", gate_events, 4000),
+    Case("distinct target tools", distinct_tools, 4000),
+    Case("runs (JSONL)", runs, 1500),
+)
+
+
+def _write(directory: Path, name: str, lines: list[bytes], suite: dict[str, Any]) -> tuple[Path, Path]:
+    suffix = ".jsonl" if len(lines) > 1 else ".json"
+    log = directory / f"{name}{suffix}"
+    log.write_bytes(b"\n".join(lines) + b"\n")
+    suite_path = directory / f"{name}-suite.json"
+    suite_path.write_bytes(orjson.dumps(suite))
+    return log, suite_path
+
+
+def validate(log: Path, _suite_path: Path) -> None:
+    bad = [artifact for artifact in check_paths([str(log)], parallel=False) if not artifact.valid]
+    if bad:
+        raise SystemExit(f"scaling data unexpectedly invalid: {log}: {bad[0].findings[:1]}")
+
+
+def score_with_suite(log: Path, suite_path: Path) -> None:
+    (checked_suite,) = check_paths([str(suite_path)], "eval-suite", keep_models=True)
+    if not isinstance(checked_suite.model, EvalSuite):
+        raise SystemExit(f"scaling suite unexpectedly invalid: {checked_suite.findings[:1]}")
+    sourced = [
+        SourcedRun(f"{checked.source}:{checked.line}", checked.model)
+        for checked in check_paths([str(log)], keep_models=True)
+        if isinstance(checked.model, RunOf)
+    ]
+    score(sourced, [checked_suite.model])
+
+
+COMMANDS: tuple[tuple[str, Callable[[Path, Path], None]], ...] = (
+    ("validate", validate),
+    ("score --suite", score_with_suite),
+)
+
+
+def _seconds(work: Callable[[], None], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+@dataclass(frozen=True, slots=True)
+class Scaling:
+    command: str
+    dimension: str
+    n: int
+    small: float
+    large: float
+
+    @property
+    def ratio(self) -> float:
+        return self.large / self.small if self.small > 0 else float("inf")
+
+
+def measure(directory: Path, repeat: int, scale: float = 1.0) -> list[Scaling]:
+    results = []
+    for case in CASES:
+        n = max(1, int(case.n * scale))
+        small = _write(directory, f"scale-{case.build.__name__}-n", *case.build(n))
+        large = _write(directory, f"scale-{case.build.__name__}-4n", *case.build(4 * n))
+        for command, work in COMMANDS:
+            t_small = _seconds(lambda w=work, p=small: w(*p), repeat)  # type: ignore[misc]
+            t_large = _seconds(lambda w=work, p=large: w(*p), repeat)  # type: ignore[misc]
+            results.append(Scaling(command, case.dimension, n, t_small, t_large))
+    return results
+
+
+def print_table(results: list[Scaling]) -> float:
+    """The table; returns the worst ratio."""
+    print(f"{'command':<16}{'grows along':<24}{'N':>8}{'t(N) s':>10}{'t(4N) s':>10}{'t(4N)/t(N)':>12}")
+    for result in results:
+        flag = "" if result.ratio <= LINEAR_LIMIT else "  super-linear"
+        print(
+            f"{result.command:<16}{result.dimension:<24}{result.n:>8}{result.small:>10.3f}"
+            f"{result.large:>10.3f}{result.ratio:>12.2f}{flag}"
+        )
+    worst = max(result.ratio for result in results)
+    print(f"worst t(4N)/t(N): {worst:.2f} (target <= {LINEAR_LIMIT:g}; 4 is linear)")
+    return worst
