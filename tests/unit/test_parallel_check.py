@@ -149,7 +149,7 @@ def test_a_file_changed_after_it_was_cut_is_reported_not_judged(tmp_path: Path, 
     path.write_bytes(b"\n".join(body()[::-1]) + b"\n")
     with pytest.raises(jsonl_ranges.FileChangedError):
         list(jsonl_ranges.range_documents(first, LIMIT))
-    (checked,) = parallel._check_range(None, LIMIT, first)
+    (checked,) = parallel._check_range(None, LIMIT, None, first)
     assert [finding.code for finding in checked.findings] == ["ES001"]
     assert "changed while it was being read" in checked.findings[0].message
 
@@ -178,19 +178,23 @@ DEATHS: dict[str, Any] = {}
 """Where a dying worker leaves word that it died (the marker file), and at which task."""
 
 
-def dies_in_a_worker_on_the_third_chunk(source: str, kind: Any, chunk: parallel.Chunk) -> list[CheckedArtifact]:
+def dies_in_a_worker_on_the_third_chunk(
+    source: str, kind: Any, wanted: int | None, chunk: parallel.Chunk
+) -> list[CheckedArtifact]:
     first = chunk[0]
     if os.getpid() != PARENT and isinstance(first, tuple) and first[0] == DEATHS["line"]:
         Path(DEATHS["marker"]).touch()
         os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's OOM killer would
-    return REAL_CHECK_CHUNK(source, kind, chunk)
+    return REAL_CHECK_CHUNK(source, kind, wanted, chunk)
 
 
-def dies_in_a_worker_on_the_third_range(kind: Any, limit: int, item: LineRange | Document) -> list[CheckedArtifact]:
+def dies_in_a_worker_on_the_third_range(
+    kind: Any, limit: int, wanted: int | None, item: LineRange | Document
+) -> list[CheckedArtifact]:
     if os.getpid() != PARENT and isinstance(item, LineRange) and item.first_line == DEATHS["line"]:
         Path(DEATHS["marker"]).touch()
         os.kill(os.getpid(), signal.SIGKILL)
-    return REAL_CHECK_RANGE(kind, limit, item)
+    return REAL_CHECK_RANGE(kind, limit, wanted, item)
 
 
 def test_a_worker_that_dies_leaves_no_range_waiting_and_changes_no_verdict(

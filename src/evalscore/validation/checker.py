@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
@@ -17,6 +18,10 @@ from evalscore.inputs.documents import TOO_LARGE, UNREADABLE, Document
 from evalscore.validation.contract_layer import contract_findings
 from evalscore.validation.internal_error import internal_error_finding
 from evalscore.validation.kinds import detect_kind
+
+RANKED_AT_LEAST: Final = 100
+"""However few findings are asked for, the first this many are found and the most useful shown:
+asking for 3 must not show the first 3 met instead of the best 3 of a hundred."""
 
 KIND_UNKNOWN: Final = "ES005"
 MODEL_DIVERGENCE: Final = "ES009"
@@ -39,6 +44,8 @@ class CheckedArtifact:
     kind: ArtifactKind | None
     findings: tuple[Finding, ...]
     model: BaseModel | None = None
+    more_findings: bool = False
+    """The document has more findings than were looked for (``findings`` is not all of them)."""
 
     @property
     def valid(self) -> bool:
@@ -69,9 +76,14 @@ def _model_findings(error: ValidationError) -> Iterator[Finding]:
 
 
 def check_document(
-    document: Any, forced_kind: ArtifactKind | None = None, keep_model: bool = False
+    document: Any, forced_kind: ArtifactKind | None = None, keep_model: bool = False, at_most: int | None = None
 ) -> tuple[ArtifactKind | None, list[Finding], BaseModel | None]:
-    """Contract and coherence findings of one parsed document."""
+    """Contract and coherence findings of one parsed document.
+
+    With ``at_most``, the first ``at_most`` found (ask for one more to learn whether there are
+    more), and the first error after them when none of them is one: a verdict never turns on
+    where the search stopped.
+    """
     kind = forced_kind or detect_kind(document)
     if kind is None:
         return (
@@ -89,10 +101,10 @@ def check_document(
             ],
             None,
         )
-    findings = list(contract_findings(kind, document))
+    findings = list(contract_findings(kind, document, at_most))
     if findings:
         return kind, findings, None
-    findings = list(coherence_findings(kind, document))
+    findings = _first(coherence_findings(kind, document), at_most)
     if not keep_model:
         return kind, findings, None
     try:
@@ -102,10 +114,19 @@ def check_document(
     return kind, findings, model
 
 
-def check_guarded(document: Document, forced_kind: ArtifactKind | None, keep_model: bool) -> CheckedArtifact:
+def _first(findings: Iterator[Finding], at_most: int | None) -> list[Finding]:
+    kept = list(itertools.islice(findings, at_most))
+    if not any(finding.is_error for finding in kept):
+        kept.extend(itertools.islice((finding for finding in findings if finding.is_error), 1))
+    return kept
+
+
+def check_guarded(
+    document: Document, forced_kind: ArtifactKind | None, keep_model: bool, wanted: int | None = None
+) -> CheckedArtifact:
     """``check_one`` that turns running out of memory into a finding, and a bug into ``ES099``."""
     try:
-        return check_one(document, forced_kind, keep_model)
+        return check_one(document, forced_kind, keep_model, wanted)
     except MemoryError:
         message = "the document does not fit in the memory available; lower --max-document-bytes or add memory"
         finding = Finding("syntax", TOO_LARGE, "error", "", message, document.source, document.line)
@@ -115,10 +136,17 @@ def check_guarded(document: Document, forced_kind: ArtifactKind | None, keep_mod
         return CheckedArtifact(document.source, document.line, None, (finding,))
 
 
-def check_one(document: Document, forced_kind: ArtifactKind | None, keep_model: bool) -> CheckedArtifact:
+def check_one(
+    document: Document, forced_kind: ArtifactKind | None, keep_model: bool, wanted: int | None = None
+) -> CheckedArtifact:
+    """The verdict on one document. With ``wanted``, the findings stop a little beyond that many
+    (the most useful of at least ``RANKED_AT_LEAST`` come first) and ``more_findings`` says that
+    there may be more than those listed."""
     if document.syntax is not None:
         return CheckedArtifact(document.source, document.line, None, (document.syntax,))
-    kind, findings, model = check_document(document.value, forced_kind, keep_model)
+    bound = None if wanted is None else max(wanted, RANKED_AT_LEAST) + 1
+    kind, findings, model = check_document(document.value, forced_kind, keep_model, bound)
+    more = bound is not None and len(findings) >= bound
     return CheckedArtifact(
-        document.source, document.line, kind, _located(findings, document.source, document.line), model
+        document.source, document.line, kind, _located(findings, document.source, document.line), model, more
     )

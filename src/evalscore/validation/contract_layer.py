@@ -16,6 +16,7 @@ explanation then names each such number as a syntax finding.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator
 from functools import cache
@@ -132,11 +133,16 @@ def _shorten(message: str) -> str:
     return message[: MAX_MESSAGE_CHARS - 21] + " ... (value shortened)"
 
 
-def contract_findings(kind: ArtifactKind, document: Any) -> Iterator[Finding]:
-    """Contract findings, the most useful first; none when the document conforms."""
+def contract_findings(kind: ArtifactKind, document: Any, at_most: int | None = None) -> Iterator[Finding]:
+    """Contract findings, the most useful first; none when the document conforms.
+
+    With ``at_most``, only the first ``at_most`` errors the reference validator meets are
+    explained and ranked: explaining costs far more than checking, and a document with
+    300,000 wrong values must not cost 300,000 explanations to say it is invalid.
+    """
     if is_contract_valid(kind, document):
         return
-    yield from _explained(reference_validator(kind), document)
+    yield from _explained(reference_validator(kind), document, at_most)
 
 
 @cache
@@ -154,13 +160,15 @@ def report_findings(document: Any) -> Iterator[Finding]:
     yield from _explained(reference, document)
 
 
-def _explained(reference: jsonschema.Draft202012Validator, document: Any) -> Iterator[Finding]:
+def _explained(
+    reference: jsonschema.Draft202012Validator, document: Any, at_most: int | None = None
+) -> Iterator[Finding]:
     """Why a document the fast validator rejected is invalid: numbers JSON cannot hold, else the schema's errors."""
-    out_of_range = [_out_of_range(pointer) for pointer in nonfinite_numbers(document)]
+    out_of_range = [_out_of_range(pointer) for pointer in itertools.islice(nonfinite_numbers(document), at_most)]
     if out_of_range:
         yield from out_of_range
         return
-    errors = sorted(reference.iter_errors(document), key=_sort_key)
+    errors = sorted(itertools.islice(reference.iter_errors(document), at_most), key=_sort_key)
     if not errors:
         yield Finding(
             layer="contract",

@@ -47,12 +47,17 @@ def can_parallelize() -> bool:
     return worker_count() > 1 and "fork" in multiprocessing.get_all_start_methods()
 
 
-def _check_chunk(source: str, forced_kind: ArtifactKind | None, chunk: Chunk) -> list[CheckedArtifact]:
+def _check_chunk(
+    source: str, forced_kind: ArtifactKind | None, wanted: int | None, chunk: Chunk
+) -> list[CheckedArtifact]:
     gc.disable()
     try:
         return [
             check_guarded(
-                item if isinstance(item, Document) else parse_json(item[1], source, item[0]), forced_kind, False
+                item if isinstance(item, Document) else parse_json(item[1], source, item[0]),
+                forced_kind,
+                False,
+                wanted,
             )
             for item in chunk
         ]
@@ -60,12 +65,14 @@ def _check_chunk(source: str, forced_kind: ArtifactKind | None, chunk: Chunk) ->
         gc.enable()
 
 
-def _check_range(forced_kind: ArtifactKind | None, limit: int, item: LineRange | Document) -> list[CheckedArtifact]:
+def _check_range(
+    forced_kind: ArtifactKind | None, limit: int, wanted: int | None, item: LineRange | Document
+) -> list[CheckedArtifact]:
     if isinstance(item, Document):
         return [check_guarded(item, forced_kind, False)]
     gc.disable()
     try:
-        return [check_guarded(document, forced_kind, False) for document in range_documents(item, limit)]
+        return [check_guarded(document, forced_kind, False, wanted) for document in range_documents(item, limit)]
     except FileChangedError:
         return [check_guarded(changed(item.source), forced_kind, False)]
     except Exception as error:  # a bug while reading: this input's verdict says so, the run goes on
@@ -87,19 +94,26 @@ def _chunks(items: Iterable[Document | tuple[int, bytes]]) -> Iterator[Chunk]:
 
 
 def check_lines_in_parallel(
-    source: str, items: Iterable[Document | tuple[int, bytes]], forced_kind: ArtifactKind | None
+    source: str,
+    items: Iterable[Document | tuple[int, bytes]],
+    forced_kind: ArtifactKind | None,
+    wanted: int | None = None,
 ) -> Iterator[CheckedArtifact]:
     """Verdicts of raw JSONL lines (or already-made syntax documents), in input order."""
-    yield from _in_order(partial(_check_chunk, source, forced_kind), _chunks(items))
+    yield from _in_order(partial(_check_chunk, source, forced_kind, wanted), _chunks(items))
 
 
 def check_ranges_in_parallel(
-    source: str, ranges: Iterable[LineRange | Document], forced_kind: ArtifactKind | None, limit: int
+    source: str,
+    ranges: Iterable[LineRange | Document],
+    forced_kind: ArtifactKind | None,
+    limit: int,
+    wanted: int | None = None,
 ) -> Iterator[CheckedArtifact]:
     """Verdicts of the lines of every range (or of the documents saying why reading stopped), in order;
     a file that holds no line at all is refused for that, as when read in one piece."""
     artifacts = 0
-    for checked in _in_order(partial(_check_range, forced_kind, limit), ranges):
+    for checked in _in_order(partial(_check_range, forced_kind, limit, wanted), ranges):
         artifacts += 1
         yield checked
     if artifacts == 0:

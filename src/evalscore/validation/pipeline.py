@@ -39,10 +39,14 @@ def check_paths(
     on_input: Callable[[InputRecord], None] | None = None,
     stdin: IO[bytes] | None = None,
     parallel: bool = True,
+    findings_wanted: int | None = None,
 ) -> Iterator[CheckedArtifact]:
     """Check every artifact under ``paths``, one at a time, in order.
 
-    A long JSONL file is checked on every core when models need not be kept.
+    A long JSONL file is checked on every core when models need not be kept. With
+    ``findings_wanted`` (what a report will show), a document's findings are looked for only a
+    little beyond that many (``CheckedArtifact.more_findings`` says when the search stopped):
+    an invalid document then costs about what its valid twin costs.
     """
     for file in expand_paths(paths):
         in_parallel = (
@@ -57,16 +61,18 @@ def check_paths(
         if in_parallel and not file.gzipped:
             ranges, record = line_ranges(file, RANGE_BYTES)
             guarded_ranges = _guarded_reading(ranges, file.source)
-            yield from check_ranges_in_parallel(file.source, guarded_ranges, forced_kind, max_document_bytes)
+            yield from check_ranges_in_parallel(
+                file.source, guarded_ranges, forced_kind, max_document_bytes, findings_wanted
+            )
         else:
             items, record = read_file_documents(
                 file, max_document_bytes, stdin if file.path == STDIN else None, raw_jsonl=in_parallel
             )
             guarded = _guarded_reading(items, file.source)
             if in_parallel:
-                yield from check_lines_in_parallel(file.source, guarded, forced_kind)
+                yield from check_lines_in_parallel(file.source, guarded, forced_kind, findings_wanted)
             else:
-                yield from _check_sequentially(guarded, forced_kind, keep_models)
+                yield from _check_sequentially(guarded, forced_kind, keep_models, findings_wanted)
         if on_input is not None:
             on_input(record())
 
@@ -87,7 +93,7 @@ def _size(path: str) -> int:
 
 
 def _check_sequentially(
-    items: Iterator[Document | RawLine], forced_kind: ArtifactKind | None, keep_models: bool
+    items: Iterator[Document | RawLine], forced_kind: ArtifactKind | None, keep_models: bool, wanted: int | None
 ) -> Iterator[CheckedArtifact]:
     """The cyclic garbage collector is paused while each document is read, parsed and
     checked: the object graphs are acyclic, and collection during their construction
@@ -102,7 +108,7 @@ def _check_sequentially(
             if item is None:
                 return
             assert isinstance(item, Document)  # raw lines are only asked for in parallel
-            checked = check_guarded(item, forced_kind, keep_models)
+            checked = check_guarded(item, forced_kind, keep_models, wanted)
             item = None
         finally:
             if gc_was_enabled:
