@@ -100,7 +100,17 @@ def test_the_json_report_has_stable_keys_and_the_inputs_sha256() -> None:
         {"path": str(path), "sha256": hashlib.sha256(data).hexdigest(), "complete": True, "hashed_bytes": len(data)}
     ]
     (artifact,) = report["artifacts"]
-    assert list(artifact) == ["source", "line", "kind", "valid", "errors", "warnings", "findings", "omitted_findings"]
+    assert list(artifact) == [
+        "source",
+        "line",
+        "kind",
+        "valid",
+        "errors",
+        "warnings",
+        "findings",
+        "omitted_findings",
+        "findings_complete",
+    ]
     assert (artifact["kind"], artifact["valid"], artifact["errors"]) == ("run", False, 1)
     (finding,) = artifact["findings"]
     assert list(finding) == ["source", "line", "layer", "code", "severity", "pointer", "message"]
@@ -158,6 +168,27 @@ def test_max_errors_1_shows_one_finding_and_says_how_many_more(tmp_path: Path) -
     _, everything = as_json("--max-errors", "0", str(path))
     assert len(everything["artifacts"][0]["findings"]) == 4
     assert everything["artifacts"][0]["omitted_findings"] == 0
+    assert artifact["findings_complete"] is everything["artifacts"][0]["findings_complete"] is True
+
+
+def test_thousands_of_findings_are_not_all_looked_for_and_the_report_says_at_least(tmp_path: Path) -> None:
+    document = json.loads(MINIMAL_RUN.read_text())
+    step = document["task_results"][0]["step_results"][0]
+    step["agent_tool_calls"] = [{"tool": 5, "args": {}} for _ in range(3000)]
+    step["gate_events"] = []
+    step["auto_score"] = None
+    path = tmp_path / "wrong-calls.json"
+    path.write_text(json.dumps(document))
+    code, report = as_json(str(path))
+    (artifact,) = report["artifacts"]
+    assert (code, artifact["valid"], artifact["findings_complete"]) == (1, False, False)
+    assert (artifact["errors"], len(artifact["findings"]), artifact["omitted_findings"]) == (101, 3, 98)
+    text = invoke("validate", str(path)).output
+    assert "at least 101 error(s), 0 warning(s)" in text
+    assert "... and at least 98 more finding(s); use --max-errors 0 to find and show all" in text
+    code, everything = as_json("--max-errors", "0", str(path))
+    (artifact,) = everything["artifacts"]
+    assert (code, artifact["errors"], artifact["findings_complete"]) == (1, 3000, True)
 
 
 def test_kind_forces_the_artifact_kind(tmp_path: Path) -> None:

@@ -49,6 +49,7 @@ def run_validate(options: ValidateOptions) -> int:
         options.kind,
         max_document_bytes=options.max_document_bytes,
         on_input=summary.inputs.append,
+        findings_wanted=options.max_errors or None,
     )
     for artifact in _with_progress(checked):
         summary.add(artifact)

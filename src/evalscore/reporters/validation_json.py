@@ -33,6 +33,7 @@ def _verdict_dict(verdict: ArtifactVerdict, strict: bool) -> dict[str, Any]:
         "warnings": verdict.warnings,
         "findings": [finding_dict(f) for f in verdict.findings],
         "omitted_findings": verdict.omitted,
+        "findings_complete": verdict.complete,
     }
 
 

@@ -18,8 +18,9 @@ def _where(verdict: ArtifactVerdict) -> str:
 def _render_verdict(console: Console, verdict: ArtifactVerdict, strict: bool) -> None:
     mark = "[green]ok[/]" if verdict.valid(strict) else "[bold red]INVALID[/]"
     kind = verdict.kind or "unknown kind"
+    at_least = "" if verdict.complete else "at least "
     console.print(
-        f"{mark} {_where(verdict)} ({kind}): {verdict.errors} error(s), {verdict.warnings} warning(s)",
+        f"{mark} {_where(verdict)} ({kind}): {at_least}{verdict.errors} error(s), {verdict.warnings} warning(s)",
         highlight=False,
     )
     for finding in verdict.findings:
@@ -29,8 +30,13 @@ def _render_verdict(console: Console, verdict: ArtifactVerdict, strict: bool) ->
             f"{shown_message(finding.message)}",
             highlight=False,
         )
-    if verdict.omitted:
+    if verdict.omitted and verdict.complete:
         console.print(f"  ... and {verdict.omitted} more finding(s); use --max-errors 0 to show all", highlight=False)
+    elif not verdict.complete:
+        console.print(
+            f"  ... and at least {verdict.omitted} more finding(s); use --max-errors 0 to find and show all",
+            highlight=False,
+        )
 
 
 def render_validation_text(summary: ValidationSummary, *, color: bool = False, width: int = 100) -> str:

@@ -80,6 +80,12 @@ def _narrowed(schema: Any) -> Any:
     return result
 
 
+@cache
+def _finite_validator() -> Any:
+    """Accepts any JSON value in which every number is finite (jsonschema-rs refuses infinity under every type)."""
+    return jsonschema_rs.validator_for(finite_json_schema({}))
+
+
 def nonfinite_numbers(document: Any) -> Iterator[str]:
     """The JSON Pointer of every number in ``document`` that is not finite, in document order."""
     stack: list[tuple[JsonPath, Any]] = [((), document)]
@@ -164,10 +170,11 @@ def _explained(
     reference: jsonschema.Draft202012Validator, document: Any, at_most: int | None = None
 ) -> Iterator[Finding]:
     """Why a document the fast validator rejected is invalid: numbers JSON cannot hold, else the schema's errors."""
-    out_of_range = [_out_of_range(pointer) for pointer in itertools.islice(nonfinite_numbers(document), at_most)]
-    if out_of_range:
-        yield from out_of_range
-        return
+    if not _finite_validator().is_valid(document):  # the document is walked in Python only when it holds one
+        out_of_range = [_out_of_range(pointer) for pointer in itertools.islice(nonfinite_numbers(document), at_most)]
+        if out_of_range:
+            yield from out_of_range
+            return
     errors = sorted(itertools.islice(reference.iter_errors(document), at_most), key=_sort_key)
     if not errors:
         yield Finding(

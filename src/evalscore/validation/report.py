@@ -52,6 +52,10 @@ class ArtifactEntry(_ReportModel):
     """The findings shown, most useful first (at most --max-errors)."""
     omitted_findings: int
     """Findings not shown."""
+    findings_complete: bool
+    """False when evalscore stopped looking for findings once it had more than it would show
+    (--max-errors; at least 100 are looked for and the most useful shown): errors, warnings and
+    omitted_findings are then lower bounds. The verdict is exact: an error is always looked for."""
 
 
 class InputEntry(_ReportModel):

@@ -27,6 +27,9 @@ class ArtifactVerdict:
     warnings: int
     findings: tuple[Finding, ...]
     omitted: int
+    complete: bool = True
+    """False when the search for findings stopped once enough were found: ``errors``, ``warnings``
+    and ``omitted`` are then lower bounds (the verdict is not: an error is always looked for)."""
 
     def valid(self, strict: bool) -> bool:
         return self.errors == 0 and (not strict or self.warnings == 0)
@@ -54,6 +57,7 @@ class ValidationSummary:
                 warnings=sum(1 for f in checked.findings if not f.is_error),
                 findings=kept,
                 omitted=len(ordered) - len(kept),
+                complete=not checked.more_findings,
             )
         )
 
