@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gzip
 import hashlib
 import json
 from pathlib import Path
@@ -92,7 +93,16 @@ def test_the_json_report_has_stable_keys_and_the_inputs_sha256() -> None:
     path = INVALID / "run" / "ES101--latency-disagrees-with-timestamps.json"
     code, report = as_json(str(path))
     assert code == 1
-    assert list(report) == ["evalscore_version", "command", "strict", "inputs", "artifacts", "summary", "exit_code"]
+    assert list(report) == [
+        "evalscore_version",
+        "command",
+        "strict",
+        "inputs",
+        "artifacts",
+        "unlisted_artifacts",
+        "summary",
+        "exit_code",
+    ]
     assert report["command"] == "validate"
     assert report["strict"] is False
     data = path.read_bytes()
@@ -332,3 +342,16 @@ def test_stdin_named_twice_is_a_usage_error_before_anything_is_read(args: tuple[
     assert result.exit_code == 2
     assert "'-' (stdin) is named more than once; stdin can be read only once" in result.stderr
     assert result.stdout == ""
+
+
+def test_a_long_jsonl_of_invalid_lines_lists_ten_thousand_and_counts_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "empty-objects.jsonl.gz"
+    path.write_bytes(gzip.compress(b"{}\n" * 25_000))
+    code, report = as_json(str(path))
+    assert code == 1
+    assert (len(report["artifacts"]), report["unlisted_artifacts"]) == (10_000, 15_000)
+    assert (report["summary"]["artifacts"], report["summary"]["invalid"]) == (25_000, 25_000)
+    assert report["artifacts"][-1]["line"] == 10_000
+    text = invoke("validate", str(path)).output
+    assert "... and 15000 more artifact(s) with findings, not listed (past the first 10,000)" in text
+    assert "INVALID: 25000 artifact(s) in 1 input(s): 0 valid, 25000 invalid" in text

@@ -6,9 +6,13 @@ or an empty run (2), which outranks an invalid artifact (1); 0 only when every a
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from evalscore.findings import Finding, Layer, Severity
+from evalscore.reporters.validation_json import render_validation_json
+from evalscore.reporters.validation_text import render_validation_text
 from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.summary import MAX_KEPT_FINDINGS, ValidationSummary
 
@@ -133,3 +137,36 @@ def test_a_code_only_counts_where_it_is_kept() -> None:
     summary = summary_of(artifact(finding("syntax", code="ES001"), finding("contract")), max_findings=1)
     assert summary.unreadable == 1
     assert summary.exit_code == 2
+
+
+def test_past_the_listed_number_of_a_group_artifacts_are_counted_not_kept() -> None:
+    clean = [artifact(line=n) for n in range(120)]
+    flagged = [artifact(finding("contract"), line=1000 + n) for n in range(70)]
+    warned = [artifact(finding("coherence", "warning"), line=2000 + n) for n in range(5)]
+    summary = ValidationSummary(strict=False, max_findings=0, listed_per_group=50)
+    for checked in [*clean[:30], *flagged, *clean[30:], *warned]:
+        summary.add(checked)
+    assert summary.artifacts == 195
+    assert (summary.invalid, summary.warnings) == (70, 5)
+    assert len(summary.verdicts) == 100
+    assert [verdict.line for verdict in summary.verdicts][:32] == [*range(30), 1000, 1001]
+    assert (summary.unlisted, summary.unlisted_with_findings) == (95, 25)
+    assert summary.exit_code == 1
+    report = json.loads(render_validation_json(summary))
+    assert (len(report["artifacts"]), report["unlisted_artifacts"]) == (100, 95)
+    assert (report["summary"]["artifacts"], report["summary"]["valid"], report["summary"]["invalid"]) == (195, 125, 70)
+    text = render_validation_text(summary)
+    assert (
+        "... and 25 more artifact(s) with findings, not listed (past the first 50); the totals below count them" in text
+    )
+    assert text.rstrip().endswith("195 artifact(s) in 0 input(s): 125 valid, 70 invalid, 5 warning(s)")
+
+
+def test_ten_thousand_of_each_group_are_listed() -> None:
+    assert ValidationSummary(strict=False, max_findings=3).listed_per_group == 10_000
+
+
+def test_under_the_bound_every_artifact_is_listed() -> None:
+    summary = summary_of(*(artifact(line=n) for n in range(300)), artifact(finding("syntax"), line=300))
+    assert (len(summary.verdicts), summary.unlisted, summary.unlisted_with_findings) == (301, 0, 0)
+    assert "not listed" not in render_validation_text(summary)

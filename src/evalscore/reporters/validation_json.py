@@ -57,9 +57,10 @@ def _raw_dict(summary: ValidationSummary) -> dict[str, Any]:
             for record in summary.inputs
         ],
         "artifacts": [_verdict_dict(v, summary.strict) for v in summary.verdicts],
+        "unlisted_artifacts": summary.unlisted,
         "summary": {
-            "artifacts": len(summary.verdicts),
-            "valid": len(summary.verdicts) - summary.invalid,
+            "artifacts": summary.artifacts,
+            "valid": summary.artifacts - summary.invalid,
             "invalid": summary.invalid,
             "unreadable": summary.unreadable,
             "warnings": summary.warnings,

@@ -45,14 +45,20 @@ def render_validation_text(summary: ValidationSummary, *, color: bool = False, w
     for verdict in summary.verdicts:
         if verdict.findings or not verdict.valid(summary.strict):
             _render_verdict(console, verdict, summary.strict)
-    total = len(summary.verdicts)
+    if summary.unlisted_with_findings:
+        console.print(
+            f"... and {summary.unlisted_with_findings} more artifact(s) with findings, not listed "
+            f"(past the first {summary.listed_per_group:,}); the totals below count them",
+            highlight=False,
+        )
+    total = summary.artifacts
     valid = total - summary.invalid
     verdict_word = "[green]VALID[/]" if summary.exit_code == 0 else "[bold red]INVALID[/]"
     if summary.internal_errors:
         verdict_word = "[bold red]INTERNAL ERROR[/] (a bug in evalscore, see ES099 above)"
     elif summary.unreadable:
         verdict_word = "[bold red]UNREADABLE INPUT[/]"
-    elif not summary.verdicts:
+    elif not summary.artifacts:
         verdict_word = "[bold red]NO ARTIFACT FOUND[/] (no .json, .jsonl, .yaml or .yml file under the paths)"
     console.print(
         f"{verdict_word}: {total} artifact(s) in {len(summary.inputs)} input(s): {valid} valid, "

@@ -96,7 +96,10 @@ class ValidationReport(_ReportModel):
     inputs: list[InputEntry]
     """Every input read, in order."""
     artifacts: list[ArtifactEntry]
-    """Every artifact checked, in order."""
+    """The artifacts checked, in input order: every one, unless there are more than 10,000 with
+    findings or 10,000 without (then the first 10,000 of each: memory must not grow with the input)."""
+    unlisted_artifacts: int
+    """Artifacts checked but not listed in ``artifacts``; ``summary`` counts them all."""
     summary: SummaryEntry
     """The totals."""
     exit_code: Literal[0, 1, 2, 70]

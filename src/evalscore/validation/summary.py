@@ -35,53 +35,73 @@ class ArtifactVerdict:
         return self.errors == 0 and (not strict or self.warnings == 0)
 
 
+LISTED_PER_GROUP: Final = 10_000
+"""Artifacts listed by a report, per group: those with a finding (or invalid), and the clean rest.
+Memory must not grow with the input: past these, artifacts are counted, not kept."""
+
+
 @dataclass(slots=True)
 class ValidationSummary:
-    """Everything ``evalscore validate`` found, ready for any reporter."""
+    """Everything ``evalscore validate`` found, ready for any reporter.
+
+    Totals count every artifact; ``verdicts`` lists them in input order, the first
+    ``listed_per_group`` with findings and the first ``listed_per_group`` without; the others are
+    counted in ``unlisted`` (and, of those with findings, ``unlisted_with_findings``).
+    """
 
     strict: bool
     max_findings: int
     inputs: list[InputRecord] = field(default_factory=list)
     verdicts: list[ArtifactVerdict] = field(default_factory=list)
+    artifacts: int = 0
+    invalid: int = 0
+    unreadable: int = 0
+    internal_errors: int = 0
+    warnings: int = 0
+    unlisted: int = 0
+    unlisted_with_findings: int = 0
+    listed_per_group: int = LISTED_PER_GROUP
+    _listed_with_findings: int = 0
+    _listed_clean: int = 0
 
     def add(self, checked: CheckedArtifact) -> None:
+        verdict = self._verdict(checked)
+        self.artifacts += 1
+        self.invalid += not verdict.valid(self.strict)
+        self.unreadable += any(f.code == UNREADABLE for f in verdict.findings)
+        self.internal_errors += any(f.code == INTERNAL_ERROR for f in verdict.findings)
+        self.warnings += verdict.warnings
+        noteworthy = bool(verdict.findings) or not verdict.valid(self.strict)
+        if noteworthy and self._listed_with_findings < self.listed_per_group:
+            self._listed_with_findings += 1
+            self.verdicts.append(verdict)
+        elif not noteworthy and self._listed_clean < self.listed_per_group:
+            self._listed_clean += 1
+            self.verdicts.append(verdict)
+        else:
+            self.unlisted += 1
+            self.unlisted_with_findings += noteworthy
+
+    def _verdict(self, checked: CheckedArtifact) -> ArtifactVerdict:
         ordered = sorted(checked.findings, key=lambda f: (not f.is_error, _layer_rank(f.layer)))
         limit = self.max_findings if self.max_findings > 0 else MAX_KEPT_FINDINGS
         kept = tuple(ordered[:limit])
-        self.verdicts.append(
-            ArtifactVerdict(
-                source=checked.source,
-                line=checked.line,
-                kind=checked.kind,
-                errors=sum(1 for f in checked.findings if f.is_error),
-                warnings=sum(1 for f in checked.findings if not f.is_error),
-                findings=kept,
-                omitted=len(ordered) - len(kept),
-                complete=not checked.more_findings,
-            )
+        return ArtifactVerdict(
+            source=checked.source,
+            line=checked.line,
+            kind=checked.kind,
+            errors=sum(1 for f in checked.findings if f.is_error),
+            warnings=sum(1 for f in checked.findings if not f.is_error),
+            findings=kept,
+            omitted=len(ordered) - len(kept),
+            complete=not checked.more_findings,
         )
-
-    @property
-    def unreadable(self) -> int:
-        return sum(1 for v in self.verdicts if any(f.code == UNREADABLE for f in v.findings))
-
-    @property
-    def internal_errors(self) -> int:
-        return sum(1 for v in self.verdicts if any(f.code == INTERNAL_ERROR for f in v.findings))
-
-    @property
-    def invalid(self) -> int:
-        return sum(1 for v in self.verdicts if not v.valid(self.strict))
-
-    @property
-    def warnings(self) -> int:
-        return sum(v.warnings for v in self.verdicts)
 
     @property
     def exit_code(self) -> int:
         if self.internal_errors:
             return EXIT_INTERNAL_ERROR  # a bug on any input outranks every verdict: nothing may read as fine
-        if self.unreadable or not self.verdicts:
+        if self.unreadable or not self.artifacts:
             return EXIT_USAGE  # nothing checked must never read as "all valid"
         return EXIT_INVALID if self.invalid else EXIT_VALID
 
