@@ -121,6 +121,7 @@ def test_the_repeated_key_locator_gives_up_on_bytes_that_hold_no_key_before_the_
     assert strict_json._locate_repeated_key(b'{"a": 1, 2: 3}', 11) is None
     assert strict_json._locate_repeated_key(b'{"a": 1 "b": 2}', 12) is None  # "b" follows a value, not a comma
     assert strict_json._locate_repeated_key(b'{\\"a": 1}', 6) is None  # no unescaped opening quote
+    assert strict_json._locate_repeated_key(b'{"a"\x0b: 1}', 6) is None  # \x0b is no JSON white space
 
 
 def test_a_repeated_key_jiter_names_but_the_bytes_do_not_place_keeps_jiters_words_and_place() -> None:

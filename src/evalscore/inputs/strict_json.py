@@ -114,11 +114,10 @@ def _locate_repeated_key(data: bytes, value_start: int) -> JsonSyntaxError | Non
     colon = value_start - 1
     if not 0 <= colon < len(data) or data[colon] != ord(":"):
         return None
-    close = colon - 1
-    while close >= 0 and data[close] in _WHITESPACE:
-        close -= 1
-    if close < 0 or data[close] != ord('"'):
+    before_colon = data[:colon].rstrip(_WHITESPACE)
+    if not before_colon.endswith(b'"'):
         return None
+    close = len(before_colon) - 1
     open_quote = _opening_quote(data, close)
     if open_quote is None:
         return None
@@ -146,9 +145,9 @@ def _locate_repeated_key(data: bytes, value_start: int) -> JsonSyntaxError | Non
 def _opening_quote(data: bytes, close: int) -> int | None:
     """The quote that opens the string ending at ``close``: the first one going back that no
     odd run of backslashes escapes (inside a JSON string every quote is escaped)."""
-    position = close - 1
-    while position >= 0:
-        position = data.rfind(b'"', 0, position + 1)
+    end = close
+    while True:
+        position = data.rfind(b'"', 0, end)
         if position < 0:
             return None
         slashes = 0
@@ -156,8 +155,7 @@ def _opening_quote(data: bytes, close: int) -> int | None:
             slashes += 1
         if slashes % 2 == 0:
             return position
-        position -= 1
-    return None
+        end = position
 
 
 def _path_to_locator(value: Any) -> list[str | int] | None:
