@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalscore.inputs import yaml_loader
-from evalscore.inputs.strict_json import MAX_DEPTH, loads
+from evalscore.inputs.strict_json import MAX_DEPTH, REPEATED_KEY, loads
 from evalscore.inputs.syntax_error import DocumentSyntaxError
 from evalscore.inputs.yaml_loader import MAX_EXPANDED_NODES, YamlTooLargeError, load_yaml
 
@@ -501,8 +501,9 @@ def test_escapes_that_name_characters_are_read() -> None:
 
 def test_an_escape_beyond_the_last_character_is_refused_where_it_is() -> None:
     error = error_of(b'a: [1, "x\\U00110000"]\n')
-    assert (error.code, error.line, error.column) == ("ES003", 1, 10)
+    assert (type(error), *where(error)) == (DocumentSyntaxError, "ES003", 1, 10, "/a")
     assert "\\U00110000" in error.reason
+    assert where(error_of(b'"\\U0011FFFF"')) == ("ES003", 1, 2, "")
 
 
 # --- Syntax errors and documents -----------------------------------------------------------------
@@ -751,6 +752,19 @@ def test_a_surrogate_escape_is_placed_after_the_escapes_before_it_in_its_scalar(
 ) -> None:
     error = error_of(document)
     assert (error.code, error.line, error.column) == ("ES003", *place)
+
+
+def test_a_surrogate_escape_is_looked_for_only_in_the_scalar_named() -> None:
+    text = '"\\u00e9" "\\ud800"'
+    assert yaml_loader._surrogate_escape(text, 0, 8) is None
+    assert yaml_loader._surrogate_escape(text, 9, 17) == 10
+    assert yaml_loader._surrogate_escape(text, 0, 17) == 10
+
+
+def test_the_readers_own_exceptions_say_what_they_carry_if_one_ever_escapes() -> None:
+    assert str(yaml_loader._RefusedError("a reason", REPEATED_KEY, 3)) == "a reason"
+    assert str(yaml_loader._FlowTooDeepError(7)) == "7"
+    assert str(yaml_loader._NoCharacterError(9)) == "9"
 
 
 # --- PyYAML's errors as findings ------------------------------------------------------------------

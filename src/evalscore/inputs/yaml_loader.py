@@ -86,6 +86,8 @@ _BOM: Final = b"\xef\xbb\xbf"
 _BREAK: Final = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 """What PyYAML counts as a line break in its marks."""
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_ESCAPE: Final = re.compile(r"\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|.)", re.DOTALL)
+"""An escape in a double-quoted scalar, with the digits of a ``\\u`` or ``\\U`` one."""
 _YAML_1_1_BREAK: Final = re.compile("[\x85\u2028\u2029]")
 """Characters a YAML 1.1 reader (PyYAML, libyaml) takes for line breaks and YAML 1.2 does not."""
 _TOO_DEEP_REASON: Final = f"nested deeper than {MAX_DEPTH} sequences and mappings, evalscore's limit"
@@ -120,6 +122,14 @@ class _FlowTooDeepError(Exception):
         self.index = index
 
 
+class _NoCharacterError(Exception):
+    """The scanner met a ``\\U`` escape beyond U+10FFFF, whose backslash is at ``index``."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.index = index
+
+
 def load_yaml(data: bytes) -> Any:
     """One YAML document as JSON-like data; raises only ``DocumentSyntaxError``.
 
@@ -146,6 +156,8 @@ def load_yaml(data: bytes) -> Any:
         raise _yaml_error(error, text, builder.open_pointer()) from None
     except _FlowTooDeepError as deep:
         raise _too_deep_in_flow(text, deep.index) from None
+    except _NoCharacterError as escape:
+        raise _no_character(text, escape.index, builder.open_pointer()) from None
     finally:
         events.dispose()
 
@@ -250,30 +262,28 @@ class _Events(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
         try:
             token = super().scan_flow_scalar(style)
         except ValueError:  # chr() of the \U escape the scanner has just read (two characters back)
-            raise self._escape_error(self.index - 2) from None
+            raise _NoCharacterError(self.index - 2) from None
         if _SURROGATE.search(token.value):
             escape = _surrogate_escape(self.text, token.start_mark.index, token.end_mark.index)
             self.surrogate_escapes[token.end_mark.index] = token.start_mark.index if escape is None else escape
         return token
 
-    def _escape_error(self, index: int) -> yaml.scanner.ScannerError:
-        line, column = _place(self.text, index)
-        mark = yaml.Mark("<suite>", index, line - 1, column - 1, None, 0)
-        escape = self.text[index : index + 10]
-        return yaml.scanner.ScannerError(None, None, f"the escape {escape} names no character (beyond U+10FFFF)", mark)
+
+def _no_character(text: str, index: int, pointer: str) -> DocumentSyntaxError:
+    """``ES003`` at the ``\\U`` escape at ``index`` that names no character, in the collection at ``pointer``."""
+    line, column = _place(text, index)
+    escape = text[index : index + 10]
+    return DocumentSyntaxError(
+        NOT_YAML, f"the escape {escape} names no character (beyond U+10FFFF)", line, column, pointer
+    )
 
 
 def _surrogate_escape(text: str, start: int, end: int) -> int | None:
     """Where, in the double-quoted scalar ``text[start:end]``, the first escape of a surrogate starts."""
-    index = text.find("\\", start, end)
-    while index >= 0:
-        kind = text[index + 1]
-        if kind in "uU":
-            digits = 4 if kind == "u" else 8
-            if 0xD800 <= int(text[index + 2 : index + 2 + digits], 16) <= 0xDFFF:
-                return index
-            index += digits
-        index = text.find("\\", index + 2, end)
+    for escape in _ESCAPE.finditer(text, start, end):
+        digits = escape.group(1) or escape.group(2)
+        if digits is not None and 0xD800 <= int(digits, 16) <= 0xDFFF:
+            return escape.start()
     return None
 
 
