@@ -120,6 +120,24 @@ def test_a_bug_on_one_run_is_named_at_its_line_and_the_inputs_after_it_are_still
     assert "ZeroDivisionError: a bug planted by the test" in artifacts[0]["findings"][0]["message"]
 
 
+def test_no_run_is_scored_once_an_input_is_invalid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = score_command.score_run
+    scored: list[str] = []
+
+    def score_run(sourced: Any, **options: Any) -> Any:
+        scored.append(sourced.source)
+        return real(sourced, **options)
+
+    monkeypatch.setattr(score_command, "score_run", score_run)
+    later = tmp_path / "later.json"
+    later.write_text(RUN)
+    result = invoke("score", LOG, INVALID_RUN, later, "--format", "json")
+    assert result.exit_code == 3
+    assert result.stderr == "evalscore score: an input is invalid; nothing was scored\n"
+    assert scored == [f"{LOG}:1", f"{LOG}:2"]  # neither the invalid run nor the valid one after it
+    assert [artifact["source"] for artifact in json.loads(result.stdout)["artifacts"]] == [str(INVALID_RUN)]
+
+
 def test_on_a_terminal_the_report_is_coloured_and_the_runs_are_counted_on_stderr(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

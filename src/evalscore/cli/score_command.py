@@ -196,9 +196,7 @@ def run_score(options: ScoreOptions) -> int:
     index = index_suites(suites) if options.suites and not inputs.invalid.verdicts else None
     total = PartialSum()
     repeated = RepeatedRuns()
-    for sourced in _valid_runs(options, inputs):
-        if inputs.invalid.verdicts:
-            continue
+    for sourced in _valid_runs(options, inputs):  # none once an input is invalid
         try:
             part = repeated.refusal(sourced) or score_run(
                 sourced, index=index, scoring_model=options.scoring_model, signal_params=options.signal_params
