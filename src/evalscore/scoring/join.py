@@ -48,16 +48,18 @@ def know_suite(suite: EvalSuite) -> KnownSuite:
     tasks: dict[str, EvalTask] = {}
     gated_by_key: dict[str, dict[str, tuple[str, ...]]] = {}
     for task in suite.suite.tasks:
-        if task.id in tasks:
-            continue
-        tasks[task.id] = task
-        spellings: dict[str, set[str]] = {}
-        for gate in task.mandated_gates:
-            for name in gate.before_tools:
-                spellings.setdefault(tool_key(name), set()).add(name)
-        gated_by_key[task.id] = {key: tuple(sorted(names)) for key, names in spellings.items()}
+        tasks.setdefault(task.id, task)
+        gated_by_key.setdefault(task.id, _gated_spellings(task))
     declared = frozenset(declared_tool.name for declared_tool in suite.suite.toolbox)
     return KnownSuite(suite=suite, tasks=tasks, declared_tools=declared, gated_by_key=gated_by_key)
+
+
+def _gated_spellings(task: EvalTask) -> dict[str, tuple[str, ...]]:
+    spellings: dict[str, set[str]] = {}
+    for gate in task.mandated_gates:
+        for name in gate.before_tools:
+            spellings.setdefault(tool_key(name), set()).add(name)
+    return {key: tuple(sorted(names)) for key, names in spellings.items()}
 
 
 @dataclass(frozen=True, slots=True)

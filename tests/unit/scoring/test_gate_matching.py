@@ -194,3 +194,16 @@ def test_a_violated_call_does_not_stop_the_walk_over_later_calls(model: str) -> 
     assert score.required == ["refund-approval", "refund-approval"]
     assert (score.honored, score.violated) == (["refund-approval"], ["refund-approval"])
     assert pairs(score) == [(1, 0, "refund-approval")]
+
+
+@pytest.mark.parametrize("model", ["v2", "v3"])
+def test_approvals_listed_out_of_their_order_still_pair_with_the_earliest_that_precedes(model: str) -> None:
+    # The coherence rules refuse such a log; the matcher, called on any events, must not assume order.
+    events = [approval(before=1), approval(before=0)]
+    outcome = match_mandated([gate()], [REFUND, REFUND], events, model)  # type: ignore[arg-type]
+    assert isinstance(outcome, MandatedGateScore)
+    assert outcome.pairings == [
+        Pairing(callIndex=0, approvalIndex=1, gateId="refund-approval"),
+        Pairing(callIndex=1, approvalIndex=0, gateId="refund-approval"),
+    ]
+    assert outcome.violated == []

@@ -15,6 +15,7 @@ import pytest
 from evalscore.models import EvalSuite
 from evalscore.models.run import MandatedGateScore
 from evalscore.scoring import SourcedRun, engine, gate_matching, score, signals
+from evalscore.scoring.compare import Disagreement
 from evalscore.scoring.engine import Partial, merge_partials, sum_partials
 from evalscore.scoring.join import JoinedStep, index_suites, join_run
 from evalscore.scoring.signals import SignalParams, SignalSum, event_signals, merge_signals
@@ -173,3 +174,25 @@ def test_joining_a_run_of_n_tasks_walks_the_suite_once_not_once_per_task_or_call
     assert len(joined) == count
     assert all(isinstance(item, JoinedStep) for item in joined)
     assert CountedList.walks == 0
+
+
+def disagreement(step_n: int) -> Disagreement:
+    return Disagreement("tool_match", True, False, "/x", "a.json", "r", "t1", step_n, "v2")
+
+
+def test_merging_two_partials_keeps_both_sides_in_order() -> None:
+    left = Partial(
+        disagreements=(disagreement(1),),
+        recorded_models=(("v1", "a.json"),),
+        suites=frozenset({("s", "1.0.0")}),
+    )
+    right = Partial(
+        disagreements=(disagreement(2), disagreement(3)),
+        recorded_models=(("v2", "b.json"),),
+        suites=frozenset({("s", "2.0.0"), ("s", "1.0.0")}),
+    )
+    merged = merge_partials(left, right)
+    assert [item.step_n for item in merged.disagreements] == [1, 2, 3]
+    assert merged.recorded_models == (("v1", "a.json"), ("v2", "b.json"))
+    assert merged.suites == frozenset({("s", "1.0.0"), ("s", "2.0.0")})
+    assert sum_partials([left, right]) == merged
