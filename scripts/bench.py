@@ -88,18 +88,10 @@ def _step(n: int, salt: int) -> dict[str, Any]:
 
 
 def _run(run_id: str, tasks: int, steps: int) -> dict[str, Any]:
-    return {
-        "suite_id": "bench",
-        "suite_version": "1.0.0",
-        "run_id": run_id,
-        "started_at": "2026-11-02T09:00:00Z",
-        "ended_at": "2026-11-02T10:00:00Z",
-        "adapter": {"name": "bench", "model": "m", "config": {}},
-        "scoring_model": "v3",
-        "task_results": [
-            {"task_id": f"t{t}", "step_results": [_step(s + 1, t * 10 + s) for s in range(steps)]} for t in range(tasks)
-        ],
-    }
+    task_results = [
+        {"task_id": f"t{t}", "step_results": [_step(s + 1, t * 10 + s) for s in range(steps)]} for t in range(tasks)
+    ]
+    return bench_scaling.run_document(task_results, run_id, "bench")
 
 
 def generate(single_mb: float, jsonl_mb: float, data: Path = DATA) -> tuple[Path, Path]:

@@ -58,17 +58,23 @@ def _step(n: int, calls: list[str], events: list[dict[str, Any]]) -> dict[str, A
     }
 
 
-def _run(task_steps: list[tuple[str, list[dict[str, Any]]]], run_id: str = "bench") -> dict[str, Any]:
+def run_document(task_results: list[dict[str, Any]], run_id: str, suite_id: str) -> dict[str, Any]:
+    """A v3 run of the benchmark's adapter around ``task_results`` (shared with ``bench.py``)."""
     return {
-        "suite_id": "scaling",
+        "suite_id": suite_id,
         "suite_version": "1.0.0",
         "run_id": run_id,
         "started_at": "2026-11-02T09:00:00Z",
         "ended_at": "2026-11-02T10:00:00Z",
         "adapter": {"name": "bench", "model": "m", "config": {}},
         "scoring_model": "v3",
-        "task_results": [{"task_id": task, "step_results": steps} for task, steps in task_steps],
+        "task_results": task_results,
     }
+
+
+def _run(task_steps: list[tuple[str, list[dict[str, Any]]]], run_id: str = "bench") -> dict[str, Any]:
+    tasks = [{"task_id": task, "step_results": steps} for task, steps in task_steps]
+    return run_document(tasks, run_id, "scaling")
 
 
 def _suite(task_ids: list[str]) -> dict[str, Any]:
