@@ -4,14 +4,38 @@ The public API: the artifact models (``Run``, ``ScoredRun``, ``EvalSuite``, ``St
 ``Model.model_validate(data)`` parses and enforces the coherence rules), ``check_paths``
 (both validation layers over files, directories, JSONL and stdin), ``score`` (the report
 value of ``evalscore score``) and the report and finding types.
+
+Each name is imported on first use: the command line imports only what a command needs (a
+``validate`` process never loads the models or pydantic).
 """
 
-__version__ = "0.1.0"  # set before the imports below: the reporters import it from here
+from __future__ import annotations
 
-from evalscore.findings import Finding
-from evalscore.models import EvalSuite, Run, ScoredRun, StepScore
-from evalscore.scoring import ScoreReport, SourcedRun, Thresholds, score
-from evalscore.validation import CheckedArtifact, check_document, check_paths
+import importlib
+from typing import TYPE_CHECKING, Any, Final
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from evalscore.findings import Finding
+    from evalscore.models import EvalSuite, Run, ScoredRun, StepScore
+    from evalscore.scoring import ScoreReport, SourcedRun, Thresholds, score
+    from evalscore.validation import CheckedArtifact, check_document, check_paths
+
+_PUBLIC: Final[dict[str, str]] = {
+    "CheckedArtifact": "evalscore.validation",
+    "EvalSuite": "evalscore.models",
+    "Finding": "evalscore.findings",
+    "Run": "evalscore.models",
+    "ScoreReport": "evalscore.scoring",
+    "ScoredRun": "evalscore.models",
+    "SourcedRun": "evalscore.scoring",
+    "StepScore": "evalscore.models",
+    "Thresholds": "evalscore.scoring",
+    "check_document": "evalscore.validation",
+    "check_paths": "evalscore.validation",
+    "score": "evalscore.scoring",
+}
 
 __all__ = [
     "CheckedArtifact",
@@ -28,3 +52,15 @@ __all__ = [
     "check_paths",
     "score",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'evalscore' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_PUBLIC[name]), name)
+    globals()[name] = value  # found once; later look-ups do not come here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

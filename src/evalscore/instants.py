@@ -6,7 +6,15 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import Final
 
-from evalscore.models._base import RFC3339_OFFSET_PATTERN
+# ``(?![\s\S])`` instead of ``$``: Python's ``$`` also matches before a final
+# newline, ECMA's does not; the lookahead means "end of text" in every engine
+# the contract is checked with (jsonschema, jsonschema-rs, hypothesis).
+END_OF_TEXT: Final = r"(?![\s\S])"
+RFC3339_OFFSET_PATTERN: Final = (
+    r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt]"
+    r"([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]+)?"
+    r"([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])" + END_OF_TEXT
+)
 
 _SHAPE: Final = re.compile(RFC3339_OFFSET_PATTERN)
 _PARTS: Final = re.compile(

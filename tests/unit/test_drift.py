@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import fnmatch
 import importlib.util
 import json
 import os
 import subprocess
+import tomllib
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -21,10 +23,12 @@ from evalscore.contract.builder import (
     render_schema,
 )
 from evalscore.contract.drift import REGENERATE_COMMAND, find_drift, uncommitted, write_schemas
-from evalscore.models._base import RFC3339_OFFSET_PATTERN
+from evalscore.instants import RFC3339_OFFSET_PATTERN
+from evalscore.published import PACKAGED_SCHEMA_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "schemas" / "v1"
+PACKAGED = Path(PACKAGED_SCHEMA_DIR)
 PUBLISHED = sorted([*SCHEMA_FILES.values(), REPORT_SCHEMA_FILE, VALIDATION_REPORT_SCHEMA_FILE])
 FREE_FORM = {"args", "result", "config", "params"}
 
@@ -33,6 +37,13 @@ FREE_FORM = {"args", "result", "config", "params"}
 def schema_dir(tmp_path: Path) -> Path:
     directory = tmp_path / "v1"
     assert len(write_schemas(directory)) == len(ARTIFACT_KINDS) + 2  # and the two reports'
+    return directory
+
+
+@pytest.fixture
+def packaged_dir(tmp_path: Path) -> Path:
+    directory = tmp_path / "package" / "schemas" / "v1"
+    assert len(write_schemas(directory)) == len(PUBLISHED)
     return directory
 
 
@@ -139,20 +150,39 @@ def _drift_script() -> ModuleType:
 
 @pytest.mark.parametrize("name", ["notes.json", "x.txt"])
 def test_the_drift_script_fails_on_an_extra_file_not_named_like_a_schema(
-    schema_dir: Path, name: str, capsys: pytest.CaptureFixture[str]
+    schema_dir: Path, packaged_dir: Path, name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (schema_dir / name).write_text("notes\n")
-    assert _drift_script().main(["--schema-dir", str(schema_dir)]) == 1
+    assert _drift_script().main(["--schema-dir", str(schema_dir), "--packaged-dir", str(packaged_dir)]) == 1
     out = capsys.readouterr().out
     assert out.splitlines()[0] == f"DRIFT {schema_dir}/{name}: {EXTRA}"
     assert REGENERATE_COMMAND in out
 
 
 def test_the_drift_script_passes_on_freshly_generated_schemas(
-    schema_dir: Path, capsys: pytest.CaptureFixture[str]
+    schema_dir: Path, packaged_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert _drift_script().main(["--schema-dir", str(schema_dir)]) == 0
+    assert _drift_script().main(["--schema-dir", str(schema_dir), "--packaged-dir", str(packaged_dir)]) == 0
     assert "schemas in step with the models" in capsys.readouterr().out
+
+
+def test_the_drift_script_fails_when_only_the_packaged_copy_is_stale(
+    schema_dir: Path, packaged_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (packaged_dir / "run.schema.json").write_text("{}\n")
+    assert _drift_script().main(["--schema-dir", str(schema_dir), "--packaged-dir", str(packaged_dir)]) == 1
+    drifts = [line for line in capsys.readouterr().out.splitlines() if line.startswith("DRIFT")]
+    assert drifts == [f"DRIFT {packaged_dir}/run.schema.json: stale"]
+
+
+def test_the_drift_script_writes_the_packaged_copy_with_the_contract(
+    schema_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    packaged = tmp_path / "not-yet" / "v1"
+    assert _drift_script().main(["--write", "--schema-dir", str(schema_dir), "--packaged-dir", str(packaged)]) == 0
+    assert sorted(path.name for path in packaged.iterdir()) == PUBLISHED
+    assert all((packaged / name).read_bytes() == (schema_dir / name).read_bytes() for name in PUBLISHED)
+    assert capsys.readouterr().out.count(f"wrote {packaged}/") == len(PUBLISHED)
 
 
 def _git(repo: Path, *args: str) -> None:
@@ -258,6 +288,22 @@ def test_write_schemas_writes_only_what_changed(schema_dir: Path) -> None:
 def test_the_committed_schemas_have_no_drift() -> None:
     problems = find_drift(COMMITTED)
     assert [(p.file, p.problem) for p in problems] == [], f"regenerate with: {REGENERATE_COMMAND}"
+
+
+def test_the_packaged_copy_of_the_schemas_has_no_drift() -> None:
+    problems = find_drift(PACKAGED)
+    assert [(p.file, p.problem) for p in problems] == [], f"regenerate with: {REGENERATE_COMMAND}"
+
+
+def test_the_package_data_ships_every_packaged_schema_and_nothing_else() -> None:
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["evalscore"]
+    package = ROOT / "src" / "evalscore"
+    shipped = sorted(
+        path.relative_to(package).as_posix()
+        for path in PACKAGED.iterdir()
+        if any(fnmatch.fnmatch(path.relative_to(package).as_posix(), pattern) for pattern in patterns)
+    )
+    assert shipped == [f"schemas/v1/{name}" for name in PUBLISHED]
 
 
 def test_render_schema_sorts_keys_indents_two_spaces_and_ends_with_a_newline() -> None:

@@ -9,7 +9,7 @@ from typing import IO, Any, Final
 
 import click
 
-from evalscore.contract.builder import ARTIFACT_KINDS
+from evalscore.artifact_kinds import ARTIFACT_KINDS
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
 from evalscore.inputs.paths import STDIN
 from evalscore.reporters.registry import ReportStyle

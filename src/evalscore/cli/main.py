@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 import traceback
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import click
 
 from evalscore import __version__
 from evalscore.cli.common import traceback_option
-from evalscore.cli.import_command import import_group
-from evalscore.cli.schema_command import schema_command
-from evalscore.cli.score_command import score_command
-from evalscore.cli.validate_command import validate_command
 from evalscore.printable import printable
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, tracebacks_requested
 
 EXIT_INTERRUPTED = 130
+
+COMMANDS: Final[dict[str, tuple[str, str]]] = {
+    "import": ("evalscore.cli.import_command", "import_group"),
+    "schema": ("evalscore.cli.schema_command", "schema_command"),
+    "score": ("evalscore.cli.score_command", "score_command"),
+    "validate": ("evalscore.cli.validate_command", "validate_command"),
+}
+"""Each subcommand's module and name: a command's module is imported only when that command runs
+(or help lists them all), so ``validate`` starts without the scoring and import machinery."""
 
 
 class _Commands(click.Group):
@@ -50,6 +56,16 @@ class _Commands(click.Group):
             sys.exit(outcome)
         return outcome
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module_name, attribute = COMMANDS[cmd_name]
+        command: click.Command = getattr(importlib.import_module(module_name), attribute)
+        return command
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -78,9 +94,3 @@ def main() -> None:
     Exit 70 on an internal error (a bug in evalscore): one line on stderr, the
     other inputs still checked; --traceback shows the traceback.
     """
-
-
-main.add_command(validate_command)
-main.add_command(schema_command)
-main.add_command(score_command)
-main.add_command(import_group)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import click
 
+from evalscore.artifact_kinds import ArtifactKind
 from evalscore.cli.common import (
     KIND_CHOICE,
     Progress,
@@ -17,7 +18,6 @@ from evalscore.cli.common import (
     traceback_option,
     write_out,
 )
-from evalscore.contract.builder import ArtifactKind
 from evalscore.reporters.registry import VALIDATION_REPORTERS
 from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.pipeline import check_paths

@@ -7,22 +7,40 @@ published file stands alone, like the anchor implementation's contract.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import orjson
 from pydantic import BaseModel
 
+from evalscore.artifact_kinds import (
+    ARTIFACT_KINDS,
+    REPORT_SCHEMA_FILE,
+    SCHEMA_FILES,
+    VALIDATION_REPORT_SCHEMA_FILE,
+    ArtifactKind,
+)
 from evalscore.models import CURRENT_SCHEMA_VERSION, EvalSuite, Run, ScoredRun, StepScore
 
-ArtifactKind = Literal["eval-suite", "run", "scored-run", "step-score"]
-ARTIFACT_KINDS: Final[tuple[ArtifactKind, ...]] = ("eval-suite", "run", "scored-run", "step-score")
+__all__ = [
+    "ARTIFACT_KINDS",
+    "MODELS",
+    "REPORT_SCHEMA_FILE",
+    "SCHEMA_FILES",
+    "VALIDATION_REPORT_SCHEMA_FILE",
+    "ArtifactKind",
+    "build_report_schema",
+    "build_schema",
+    "build_schemas",
+    "build_validation_report_schema",
+    "render_schema",
+]
+
 MODELS: Final[dict[ArtifactKind, type[BaseModel]]] = {
     "eval-suite": EvalSuite,
     "run": Run,
     "scored-run": ScoredRun,
     "step-score": StepScore,
 }
-SCHEMA_FILES: Final[dict[ArtifactKind, str]] = {kind: f"{kind}.schema.json" for kind in ARTIFACT_KINDS}
 ID_BASE: Final = "https://evalscore.dev/schemas/v1/"
 DRAFT: Final = "https://json-schema.org/draft/2020-12/schema"
 GENERATOR_NOTE: Final = (
@@ -81,10 +99,6 @@ def build_schema(kind: ArtifactKind) -> dict[str, Any]:
         "x-evalscore": {"schema_version": CURRENT_SCHEMA_VERSION, "generated": GENERATOR_NOTE},
         **body,
     }
-
-
-REPORT_SCHEMA_FILE: Final = "score-report.schema.json"
-VALIDATION_REPORT_SCHEMA_FILE: Final = "validation-report.schema.json"
 
 
 def build_report_schema() -> dict[str, Any]:

@@ -26,7 +26,6 @@ from evalscore.findings import Finding
 from evalscore.inputs import strict_json
 from evalscore.inputs.paths import STDIN, SourceFile, expand_paths, not_regular
 from evalscore.inputs.syntax_error import DocumentSyntaxError
-from evalscore.inputs.yaml_loader import load_yaml
 
 DEFAULT_MAX_DOCUMENT_BYTES: Final = 512 * 1024 * 1024
 _CHUNK: Final = 1024 * 1024
@@ -140,6 +139,8 @@ def parse_json(data: bytes, source: str, line: int | None = None) -> Document:
 
 
 def parse_yaml(data: bytes, source: str) -> Document:
+    from evalscore.inputs.yaml_loader import load_yaml  # noqa: PLC0415 - PyYAML is loaded for YAML input only
+
     try:
         return Document(source, None, load_yaml(data))
     except DocumentSyntaxError as error:

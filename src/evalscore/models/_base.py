@@ -16,19 +16,12 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, GetCoreSchem
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import PydanticCustomError, core_schema
 
+from evalscore.instants import END_OF_TEXT, RFC3339_OFFSET_PATTERN
+
 CURRENT_SCHEMA_VERSION: Final = "1.0.1"
 """The contract version this package writes; see docs/VERSIONING.md."""
 
-# ``(?![\s\S])`` instead of ``$``: Python's ``$`` also matches before a final
-# newline, ECMA's does not; the lookahead means "end of text" in every engine
-# the contract is checked with (jsonschema, jsonschema-rs, hypothesis).
-END_OF_TEXT: Final = r"(?![\s\S])"
 SEMVER_PATTERN: Final = r"^[0-9]+\.[0-9]+\.[0-9]+" + END_OF_TEXT
-RFC3339_OFFSET_PATTERN: Final = (
-    r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt]"
-    r"([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]+)?"
-    r"([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])" + END_OF_TEXT
-)
 
 
 def json_integer(value: Any) -> Any:

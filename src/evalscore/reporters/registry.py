@@ -1,17 +1,20 @@
-"""The reporters each command offers, by ``--format`` name."""
+"""The reporters each command offers, by ``--format`` name.
+
+Each reporter's module is imported when that format is asked for: a text report need not load
+the JSON report's machinery, nor ``validate`` the score reports'.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from evalscore.reporters.score_json import render_score_json
-from evalscore.reporters.score_text import render_score_text
-from evalscore.reporters.validation_json import render_validation_json
-from evalscore.reporters.validation_text import render_validation_text
-from evalscore.scoring.report import ScoreReport
-from evalscore.validation.summary import ValidationSummary
+if TYPE_CHECKING:
+    from evalscore.scoring.report import ScoreReport
+    from evalscore.validation.summary import ValidationSummary
+
+# ruff: noqa: PLC0415 - every import below is deferred to the format's use, as the docstring says
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,16 +25,33 @@ class ReportStyle:
     width: int = 100
 
 
-ValidationReporter = Callable[[ValidationSummary, ReportStyle], str]
+ValidationReporter = Callable[["ValidationSummary", ReportStyle], str]
+ScoreReporter = Callable[["ScoreReport", ReportStyle], str]
 
-VALIDATION_REPORTERS: Final[dict[str, ValidationReporter]] = {
-    "text": lambda summary, style: render_validation_text(summary, color=style.color, width=style.width),
-    "json": lambda summary, style: render_validation_json(summary),
-}
 
-ScoreReporter = Callable[[ScoreReport, ReportStyle], str]
+def _validation_text(summary: ValidationSummary, style: ReportStyle) -> str:
+    from evalscore.reporters.validation_text import render_validation_text
 
-SCORE_REPORTERS: Final[dict[str, ScoreReporter]] = {
-    "text": lambda report, style: render_score_text(report, color=style.color, width=style.width),
-    "json": lambda report, style: render_score_json(report),
-}
+    return render_validation_text(summary, color=style.color, width=style.width)
+
+
+def _validation_json(summary: ValidationSummary, style: ReportStyle) -> str:
+    from evalscore.reporters.validation_json import render_validation_json
+
+    return render_validation_json(summary)
+
+
+def _score_text(report: ScoreReport, style: ReportStyle) -> str:
+    from evalscore.reporters.score_text import render_score_text
+
+    return render_score_text(report, color=style.color, width=style.width)
+
+
+def _score_json(report: ScoreReport, style: ReportStyle) -> str:
+    from evalscore.reporters.score_json import render_score_json
+
+    return render_score_json(report)
+
+
+VALIDATION_REPORTERS: Final[dict[str, ValidationReporter]] = {"text": _validation_text, "json": _validation_json}
+SCORE_REPORTERS: Final[dict[str, ScoreReporter]] = {"text": _score_text, "json": _score_json}

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
+import jsonschema_rs
+
 from evalscore import __version__
+from evalscore.artifact_kinds import VALIDATION_REPORT_SCHEMA_FILE
 from evalscore.findings import Finding
 from evalscore.json_output import dumps_text
-from evalscore.validation.report import ValidationReport
+from evalscore.published import published_schema
 from evalscore.validation.summary import ArtifactVerdict, ValidationSummary
 
 
@@ -37,9 +41,17 @@ def _verdict_dict(verdict: ArtifactVerdict, strict: bool) -> dict[str, Any]:
     }
 
 
+@cache
+def _published_shape() -> Any:
+    return jsonschema_rs.validator_for(published_schema(VALIDATION_REPORT_SCHEMA_FILE))
+
+
 def validation_json_dict(summary: ValidationSummary) -> dict[str, Any]:
-    """The report as JSON data, checked against its published shape on the way out."""
-    return ValidationReport.model_validate(_raw_dict(summary)).model_dump(mode="json")
+    """The report as JSON data, checked against its published schema on the way out: a report
+    that does not conform is a bug, and ends the command as one (exit 70), not printed."""
+    report = _raw_dict(summary)
+    _published_shape().validate(report)
+    return report
 
 
 def _raw_dict(summary: ValidationSummary) -> dict[str, Any]:

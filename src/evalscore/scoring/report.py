@@ -11,7 +11,8 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from evalscore.models._base import END_OF_TEXT, Dimension
+from evalscore.instants import END_OF_TEXT
+from evalscore.models._base import Dimension
 from evalscore.models.run import ScoringModel
 
 SCORE_REPORT_SCHEMA_ID: Final = "https://evalscore.dev/schemas/v1/score-report.schema.json"

@@ -6,18 +6,18 @@ import dataclasses
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from pydantic import BaseModel, ValidationError
-
+from evalscore.artifact_kinds import ArtifactKind
 from evalscore.coherence import coherence_findings
-from evalscore.coherence.enforce import DEFERRED
-from evalscore.contract.builder import MODELS, ArtifactKind
 from evalscore.findings import Finding, join_pointer
 from evalscore.inputs.documents import TOO_LARGE, UNREADABLE, Document
 from evalscore.validation.contract_layer import contract_findings
 from evalscore.validation.internal_error import internal_error_finding
 from evalscore.validation.kinds import detect_kind
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
 
 RANKED_AT_LEAST: Final = 100
 """However few findings are asked for, the first this many are found and the most useful shown:
@@ -107,6 +107,19 @@ def check_document(
     findings = _first(coherence_findings(kind, document), at_most)
     if not keep_model:
         return kind, findings, None
+    return _with_model(kind, document, findings)
+
+
+def _with_model(
+    kind: ArtifactKind, document: Any, findings: list[Finding]
+) -> tuple[ArtifactKind, list[Finding], BaseModel | None]:
+    """The reference model of a document both layers accept. The models (and pydantic) are imported
+    here, when a model is first asked for: ``validate`` never asks, and starts without them."""
+    from pydantic import ValidationError  # noqa: PLC0415 - see the docstring
+
+    from evalscore.coherence.enforce import DEFERRED  # noqa: PLC0415
+    from evalscore.contract.builder import MODELS  # noqa: PLC0415
+
     try:
         model = MODELS[kind].model_validate(document, context={"coherence": DEFERRED})
     except ValidationError as error:

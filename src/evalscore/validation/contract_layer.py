@@ -20,15 +20,18 @@ import itertools
 import math
 from collections.abc import Iterator
 from functools import cache
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import jsonschema
 import jsonschema_rs
-from jsonschema.exceptions import ValidationError, relevance
 
-from evalscore.contract.builder import ArtifactKind, build_report_schema, build_schema
+from evalscore.artifact_kinds import REPORT_SCHEMA_FILE, SCHEMA_FILES, ArtifactKind
 from evalscore.findings import Finding, JsonPath, join_pointer, pointer_of
 from evalscore.inputs.strict_json import NOT_JSON
+from evalscore.published import published_schema
+
+if TYPE_CHECKING:
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
 
 JSON_VALUE_DEF: Final = "evalscore-json-value"
 _JSON_VALUE: Final = {"$ref": f"#/$defs/{JSON_VALUE_DEF}"}
@@ -37,7 +40,7 @@ _CONSTRAINING: Final = frozenset({"type", "$ref", "anyOf", "oneOf", "allOf", "en
 
 @cache
 def fast_validator(kind: ArtifactKind) -> Any:
-    return jsonschema_rs.validator_for(finite_json_schema(build_schema(kind)))
+    return jsonschema_rs.validator_for(finite_json_schema(published_schema(SCHEMA_FILES[kind])))
 
 
 def finite_json_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -109,9 +112,17 @@ def _out_of_range(pointer: str) -> Finding:
     )
 
 
+def _reference_validator_of(schema: dict[str, Any]) -> jsonschema.Draft202012Validator:
+    """The reference validator, imported only when a document is rejected: it costs more to
+    import than a small valid document costs to check."""
+    import jsonschema  # noqa: PLC0415 - see the docstring
+
+    return jsonschema.Draft202012Validator(schema)
+
+
 @cache
 def reference_validator(kind: ArtifactKind) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(build_schema(kind))
+    return _reference_validator_of(published_schema(SCHEMA_FILES[kind]))
 
 
 def is_contract_valid(kind: ArtifactKind, document: Any) -> bool:
@@ -126,6 +137,8 @@ def _deepest(error: ValidationError) -> ValidationError:
 
 
 def _sort_key(error: ValidationError) -> Any:
+    from jsonschema.exceptions import relevance  # noqa: PLC0415 - imported with the reference validator
+
     return relevance(error)
 
 
@@ -153,8 +166,8 @@ def contract_findings(kind: ArtifactKind, document: Any, at_most: int | None = N
 
 @cache
 def _report_validators() -> tuple[Any, jsonschema.Draft202012Validator]:
-    schema = build_report_schema()
-    return jsonschema_rs.validator_for(finite_json_schema(schema)), jsonschema.Draft202012Validator(schema)
+    schema = published_schema(REPORT_SCHEMA_FILE)
+    return jsonschema_rs.validator_for(finite_json_schema(schema)), _reference_validator_of(schema)
 
 
 def report_findings(document: Any) -> Iterator[Finding]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evalscore.contract.builder import ArtifactKind
+from evalscore.artifact_kinds import ArtifactKind
 
 
 def detect_kind(document: Any) -> ArtifactKind | None:

@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import Final, TypeVar
 
-from evalscore.contract.builder import ArtifactKind
+from evalscore.artifact_kinds import ArtifactKind
 from evalscore.inputs.documents import Document, no_line, parse_json
 from evalscore.inputs.jsonl_ranges import FileChangedError, LineRange, changed, range_documents
 from evalscore.validation.checker import CheckedArtifact, check_guarded

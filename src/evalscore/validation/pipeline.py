@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import IO, TypeVar
 
-from evalscore.contract.builder import ArtifactKind
+from evalscore.artifact_kinds import ArtifactKind
 from evalscore.inputs.documents import (
     DEFAULT_MAX_DOCUMENT_BYTES,
     Document,

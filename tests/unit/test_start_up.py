@@ -1,0 +1,108 @@
+"""Start-up: ``validate`` imports neither the models nor pydantic nor the scoring package.
+
+What each command imports is decided by the import graph, which any new import can change; these
+tests fix the contract that issue 9 sets (a validate process starts in well under a second).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import evalscore
+from evalscore.cli.main import COMMANDS, main
+from evalscore.reporters import validation_json
+from evalscore.validation.summary import ValidationSummary
+
+ROOT = Path(__file__).resolve().parents[2]
+PARTNER_LOG = ROOT / "examples" / "partner-log.jsonl"
+NOT_ON_THE_VALIDATE_PATH = ("pydantic", "evalscore.models", "evalscore.scoring", "jsonschema", "yaml", "rich.table")
+
+_PROBE = """
+import json, sys
+from evalscore.cli.main import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exit:
+    code = exit.code
+sys.stdout.flush()
+print(json.dumps({"exit": code, "modules": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+
+def _modules_after(*args: str) -> tuple[int, set[str]]:
+    done = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, check=False)
+    probe = json.loads(done.stderr.splitlines()[-1])
+    return probe["exit"], set(probe["modules"])
+
+
+@pytest.mark.parametrize("output_format", ["text", "json"])
+def test_validating_valid_runs_imports_no_model_no_pydantic_and_no_scoring(output_format: str) -> None:
+    exit_code, modules = _modules_after("validate", str(PARTNER_LOG), "--format", output_format)
+    assert exit_code == 0
+    assert "evalscore.validation.contract_layer" in modules  # the document was checked in this process
+    assert [name for name in NOT_ON_THE_VALIDATE_PATH if name in modules] == []
+
+
+def test_scoring_imports_the_models_it_builds() -> None:
+    exit_code, modules = _modules_after("score", str(PARTNER_LOG))
+    assert exit_code in (0, 1)
+    assert {"pydantic", "evalscore.models", "evalscore.scoring"} <= modules
+
+
+def test_a_rejected_document_loads_the_reference_validator_to_explain_itself(tmp_path: Path) -> None:
+    run = json.loads(PARTNER_LOG.read_text().splitlines()[0])
+    run["task_results"] = "not a list"
+    (tmp_path / "bad.json").write_text(json.dumps(run))
+    exit_code, modules = _modules_after("validate", str(tmp_path / "bad.json"))
+    assert exit_code == 1
+    assert "jsonschema" in modules
+    assert "pydantic" not in modules
+
+
+def test_every_command_is_found_by_name_and_an_unknown_one_is_a_usage_error() -> None:
+    for name in COMMANDS:
+        command = main.get_command(None, name)  # type: ignore[arg-type]  # the context is not used
+        assert command is not None
+        assert command.name == name
+    assert len(COMMANDS) == 4
+    assert main.get_command(None, "scroe") is None  # type: ignore[arg-type]
+    done = subprocess.run([sys.executable, "-m", "evalscore", "scroe"], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert "No such command 'scroe'" in done.stderr
+
+
+def test_the_help_lists_every_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "evalscore", "--help"], capture_output=True, text=True, check=True)
+    listed = [line.split()[0] for line in done.stdout.split("Commands:")[1].splitlines() if line.strip()]
+    assert listed == sorted(COMMANDS)
+
+
+def test_the_public_api_is_imported_on_first_use() -> None:
+    from evalscore.models import Run  # noqa: PLC0415 - compared with what the package hands out
+    from evalscore.validation import check_paths  # noqa: PLC0415
+
+    assert evalscore.Run is Run
+    assert evalscore.check_paths is check_paths
+    assert dir(evalscore) == sorted(evalscore.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'Runn'"):
+        _ = evalscore.Runn
+
+
+def test_every_public_name_resolves() -> None:
+    resolved = [getattr(evalscore, name) for name in evalscore.__all__]
+    assert len(resolved) == 13
+    assert all(value is not None for value in resolved)
+
+
+def test_a_json_report_that_breaks_its_published_schema_is_a_bug_not_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = validation_json._raw_dict
+    monkeypatch.setattr(validation_json, "_raw_dict", lambda summary: {**real(summary), "exit_code": 5})
+    with pytest.raises(Exception, match="exit_code"):
+        validation_json.validation_json_dict(ValidationSummary(strict=False, max_findings=3))
+    monkeypatch.setattr(validation_json, "_raw_dict", real)
+    assert validation_json.validation_json_dict(ValidationSummary(strict=False, max_findings=3))["exit_code"] == 2
