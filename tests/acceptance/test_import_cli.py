@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import zipfile
 from pathlib import Path
@@ -11,8 +12,10 @@ import orjson
 import pytest
 from click.testing import CliRunner, Result
 
+from evalscore.cli import common, import_command
 from evalscore.cli.import_command import import_group
 from evalscore.cli.main import main
+from evalscore.cli.progress import Progress
 from evalscore.contract.builder import build_schema
 from evalscore.inputs.yaml_loader import load_yaml
 from evalscore.models import Run
@@ -356,3 +359,18 @@ def test_a_log_that_records_no_integer_epoch_count_is_imported_with_epochs_null_
     run = Run.model_validate_json(out.read_bytes())
     assert run.adapter.config["epochs"] is None
     assert "approve" in [task.task_id for task in run.task_results]  # one epoch by the samples' own: plain ids
+
+
+def test_on_a_terminal_the_samples_read_are_counted_on_stderr(
+    inspect_logs: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(common, "stream_is_terminal", lambda stream: True)
+    monkeypatch.setattr(import_command, "Progress", functools.partial(Progress, every=1))
+    out = tmp_path / "runs.jsonl"
+    result = CliRunner().invoke(import_group, ["inspect", str(inspect_logs["eval"]), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    (run,) = lines(out)
+    samples = len(run["task_results"])  # type: ignore[arg-type]  # a list in a valid run
+    assert samples >= 2
+    assert f"{samples} samples read" in result.stderr
+    assert result.stderr.index(f"{samples} samples read") < result.stderr.index("wrote 1 run(s)")

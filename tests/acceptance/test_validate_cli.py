@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from evalscore.cli import common, validate_command
-from evalscore.cli.common import Progress
 from evalscore.cli.main import main
+from evalscore.cli.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "fixtures" / "valid"
@@ -332,7 +332,8 @@ def test_on_a_terminal_the_text_report_is_coloured_and_the_artifacts_are_counted
     result = invoke("validate", str(path))
     assert result.exit_code == 0
     assert "\x1b[" in result.stdout
-    assert result.stderr == "\r1 artifacts checked\r2 artifacts checked\r" + " " * 40 + "\r"
+    assert "2 artifacts checked" in result.stderr
+    assert result.stderr.endswith("\x1b[2K")  # the line is erased once the report is ready
     assert "\x1b" not in invoke("validate", "--format", "json", str(path)).stdout
 
 

@@ -11,7 +11,7 @@ import click
 import pytest
 
 from evalscore.cli import common
-from evalscore.cli.common import NON_NEGATIVE, RATE, Progress, read_stdin_once, report_style, stream_is_terminal
+from evalscore.cli.common import NON_NEGATIVE, RATE, read_stdin_once, report_style, stream_is_terminal
 from evalscore.reporters.registry import ReportStyle
 from evalscore.validation.internal_error import TRACEBACK_VARIABLES
 
@@ -127,48 +127,3 @@ def test_text_elsewhere_than_a_terminal_is_plain_at_the_fixed_width(monkeypatch:
     monkeypatch.setattr(sys, "stdout", NotATerminal())
     monkeypatch.setenv("COLUMNS", "77")
     assert report_style("text") == ReportStyle(color=False, width=100)
-
-
-# --- progress ---------------------------------------------------------------------------------
-
-
-def test_progress_counts_every_so_many_on_a_terminal_and_clears_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    stderr = Terminal()
-    monkeypatch.setattr(sys, "stderr", stderr)
-    progress = Progress("runs", every=2)
-    for _ in range(5):
-        progress.tick()
-    progress.done()
-    assert stderr.getvalue() == "\r2 runs checked\r4 runs checked\r" + " " * 40 + "\r"
-
-
-def test_progress_shows_thousands_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    stderr = Terminal()
-    monkeypatch.setattr(sys, "stderr", stderr)
-    progress = Progress("artifacts")
-    for _ in range(999):
-        progress.tick()
-    assert stderr.getvalue() == ""
-    progress.tick()
-    progress.done()
-    assert stderr.getvalue() == "\r1,000 artifacts checked\r" + " " * 40 + "\r"
-
-
-def test_progress_that_never_showed_a_count_leaves_the_line_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    stderr = Terminal()
-    monkeypatch.setattr(sys, "stderr", stderr)
-    progress = Progress("runs", every=3)
-    progress.tick()
-    progress.tick()
-    progress.done()
-    assert stderr.getvalue() == ""
-
-
-def test_progress_writes_nothing_when_stderr_is_not_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    stderr = NotATerminal()
-    monkeypatch.setattr(sys, "stderr", stderr)
-    progress = Progress("runs", every=1)
-    for _ in range(3):
-        progress.tick()
-    progress.done()
-    assert stderr.getvalue() == ""

@@ -83,24 +83,3 @@ def report_style(output_format: str) -> ReportStyle:
 def write_out(text: str) -> None:
     sys.stdout.write(text)
     sys.stdout.flush()
-
-
-class Progress:
-    """A counter on stderr, only when stderr is a terminal."""
-
-    def __init__(self, noun: str, every: int = 1000) -> None:
-        self._enabled = stream_is_terminal(sys.stderr)
-        self._noun = noun
-        self._every = every
-        self._count = 0
-
-    def tick(self) -> None:
-        self._count += 1
-        if self._enabled and self._count % self._every == 0:
-            sys.stderr.write(f"\r{self._count:,} {self._noun} checked")
-            sys.stderr.flush()
-
-    def done(self) -> None:
-        if self._enabled and self._count >= self._every:
-            sys.stderr.write("\r" + " " * 40 + "\r")
-            sys.stderr.flush()

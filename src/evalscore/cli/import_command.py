@@ -22,6 +22,7 @@ from evalscore.cli.output_file import (
     check_output,
     sigterm_raises,
 )
+from evalscore.cli.progress import Progress
 from evalscore.findings import Finding
 from evalscore.importers.inspect import (
     AUTOMATIC_APPROVERS,
@@ -117,11 +118,28 @@ def _import_into(
     sink: AtomicOutput, logs: Iterable[str], humans: frozenset[str], suite: EvalSuite | None, max_member_bytes: int
 ) -> tuple[_Tally, list[InspectImportError]]:
     """Each log's Run as one line of ``sink``; every failure is reported as it happens and returned."""
+    progress = Progress("samples", verb="read")
+    try:
+        return _import_each(sink, logs, humans, suite, max_member_bytes, progress)
+    finally:
+        progress.done()
+
+
+def _import_each(
+    sink: AtomicOutput,
+    logs: Iterable[str],
+    humans: frozenset[str],
+    suite: EvalSuite | None,
+    max_member_bytes: int,
+    progress: Progress,
+) -> tuple[_Tally, list[InspectImportError]]:
     failures: list[InspectImportError] = []
     tally = _Tally()
     for log in logs:
         try:
-            run = import_inspect_log(log, human_approvers=humans, suite=suite, max_member_bytes=max_member_bytes)
+            run = import_inspect_log(
+                log, human_approvers=humans, suite=suite, max_member_bytes=max_member_bytes, on_sample=progress.tick
+            )
         except InspectImportError as error:
             failures.append(error)
             _failed(error)

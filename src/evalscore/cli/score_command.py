@@ -20,13 +20,13 @@ from evalscore import __version__
 from evalscore.cli.common import (
     NON_NEGATIVE,
     RATE,
-    Progress,
     max_document_bytes_option,
     read_stdin_once,
     report_style,
     traceback_option,
     write_out,
 )
+from evalscore.cli.progress import Progress
 from evalscore.findings import Finding
 from evalscore.inputs.documents import Document, InputRecord, read_file_documents
 from evalscore.inputs.paths import expand_paths

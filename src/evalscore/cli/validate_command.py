@@ -11,13 +11,13 @@ import click
 from evalscore.artifact_kinds import ArtifactKind
 from evalscore.cli.common import (
     KIND_CHOICE,
-    Progress,
     max_document_bytes_option,
     read_stdin_once,
     report_style,
     traceback_option,
     write_out,
 )
+from evalscore.cli.progress import Progress
 from evalscore.reporters.registry import VALIDATION_REPORTERS
 from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.pipeline import check_paths

@@ -9,7 +9,7 @@ overseers left unobserved. See docs/inspect-import.md for the whole mapping.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -48,18 +48,20 @@ def import_inspect_log(
     human_approvers: Iterable[str] = DEFAULT_HUMAN_APPROVERS,
     suite: EvalSuite | None = None,
     max_member_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
+    on_sample: Callable[[], None] | None = None,
 ) -> Run:
     """Read one Inspect log, sample by sample, and map it to a validated Run.
 
     ``human_approvers`` names the approvers whose involvement means control
     returned to a person; Inspect's automatic approvers (``auto``, ``policy``)
-    never count. Raises ``UnreadableLogError`` or ``UnmappableLogError``.
+    never count. ``on_sample`` is called after each sample is mapped (to show progress). Raises
+    ``UnreadableLogError`` or ``UnmappableLogError``.
     """
     source = str(path)
     humans = counted_as_human(human_approvers)
     reader = open_inspect_log(Path(path), max_member_bytes)
     try:
-        mapped, mapping_error = _map_samples(reader, humans)
+        mapped, mapping_error = _map_samples(reader, humans, on_sample)
         header = reader.header()  # after the samples: a .json log is known to be readable only once read to the end
         if not isinstance(header.get("eval"), dict):
             raise UnreadableLogError(source, "not an Inspect log: its header has no eval object")
@@ -102,7 +104,7 @@ def import_inspect_logs(
 
 
 def _map_samples(
-    reader: InspectLogReader, humans: frozenset[str]
+    reader: InspectLogReader, humans: frozenset[str], on_sample: Callable[[], None] | None
 ) -> tuple[list[MappedSample], SampleMappingError | None]:
     """Every sample mapped, or those before the first that cannot be and why: a log that is unreadable
     further on must still be reported as unreadable, so the caller reads the header before giving up."""
@@ -112,6 +114,8 @@ def _map_samples(
             mapped.append(map_sample(sample, humans))
         except SampleMappingError as error:
             return mapped, error
+        if on_sample is not None:
+            on_sample()
     return mapped, None
 
 

@@ -1,0 +1,59 @@
+"""How far a long command has got: a progress line on stderr, only when stderr is a terminal.
+
+Nothing is shown until ``every`` items are counted, so a short command prints nothing, and the
+line is removed when the command is done, so the report (on stdout) and the messages (on stderr)
+read as without it; a message written to stderr meanwhile is printed above the line. The line is
+redrawn at most ten times a second, and only when an item is counted: no thread runs beside the
+command (the JSONL readers fork worker processes, and forking a process with threads is unsafe).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TYPE_CHECKING, Final
+
+from evalscore.cli import common
+
+if TYPE_CHECKING:
+    from evalscore.cli.progress_line import ProgressLine
+
+REDRAW_SECONDS: Final = 0.1
+
+
+class Progress:
+    """Counts ``noun`` (``artifacts checked``, ``samples read``): ``tick`` per item, ``done`` at the end.
+
+    With ``total``, a bar and the count out of it; without, the count and the rate.
+    """
+
+    def __init__(self, noun: str, *, verb: str = "checked", every: int = 1000, total: int | None = None) -> None:
+        self._enabled = common.stream_is_terminal(sys.stderr)
+        self._label = f"{noun} {verb}"
+        self._every = every
+        self._total = total
+        self._count = 0
+        self._drawn_at = 0.0
+        self._line: ProgressLine | None = None
+
+    def tick(self) -> None:
+        self._count += 1
+        if not self._enabled or self._count < self._every:
+            return
+        now = time.monotonic()
+        if self._line is None:
+            from evalscore.cli.progress_line import ProgressLine  # noqa: PLC0415 - rich.progress only when shown
+
+            self._line = ProgressLine(sys.stderr, self._label, self._total, self._count)
+        elif now - self._drawn_at < REDRAW_SECONDS:
+            return
+        self._line.draw(self._count)
+        self._drawn_at = time.monotonic()  # after drawing: the first draw imports rich, which takes a while
+
+    def done(self) -> None:
+        """The last count drawn, then the line removed; nothing when no line was shown."""
+        if self._line is None:
+            return
+        self._line.draw(self._count)
+        self._line.remove()
+        self._line = None

@@ -1,0 +1,63 @@
+"""The progress line as a user sees it: a real process with its stderr on a pseudo-terminal."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RUN_LINES = (ROOT / "examples" / "partner-log.jsonl").read_bytes().splitlines()
+
+
+def _run_with_stderr_on_a_terminal(*args: str) -> tuple[int, bytes, bytes]:
+    """Exit code, stdout (a pipe) and what reached the terminal on stderr."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evalscore", *args],
+        stdout=subprocess.PIPE,
+        stderr=terminal,
+        env={**os.environ, "NO_COLOR": "1", "COLUMNS": "100"},
+    )
+    os.close(terminal)
+    shown = bytearray()
+    while True:
+        ready, _, _ = select.select([controller], [], [], 60)
+        if not ready:
+            process.kill()
+            raise AssertionError("no output from the process for 60 s")
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # the process closed the terminal's last copy
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(controller)
+    assert process.stdout is not None
+    with process.stdout:
+        out = process.stdout.read()
+    return process.wait(), out, bytes(shown)
+
+
+def test_validating_a_long_jsonl_shows_the_count_on_the_terminal_and_leaves_the_report_alone(tmp_path: Path) -> None:
+    log = tmp_path / "runs.jsonl"
+    log.write_bytes(b"\n".join(RUN_LINES * 1500) + b"\n")  # 3,000 runs: past the 1,000 the line waits for
+    code, out, shown = _run_with_stderr_on_a_terminal("validate", str(log))
+    assert code == 0
+    assert out == b"VALID: 3000 artifact(s) in 1 input(s): 3000 valid, 0 invalid, 0 warning(s)\n"
+    assert b"artifacts checked" in shown
+    assert b"3,000 artifacts checked" in shown  # the last count is drawn before the line goes
+    assert shown.endswith(b"\x1b[2K")
+
+
+def test_a_short_command_shows_nothing_on_the_terminal(tmp_path: Path) -> None:
+    log = tmp_path / "runs.jsonl"
+    log.write_bytes(b"\n".join(RUN_LINES) + b"\n")
+    code, out, shown = _run_with_stderr_on_a_terminal("validate", str(log))
+    assert code == 0
+    assert out.startswith(b"VALID: 2 artifact(s)")
+    assert shown == b""
