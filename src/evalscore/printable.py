@@ -36,6 +36,12 @@ def printable(text: str) -> str:
     return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
 
 
+ID_LIMIT: Final = 120
+"""An id, a name, a path or a pointer longer than this is shortened in the middle in text output."""
+MESSAGE_LIMIT: Final = 600
+"""A finding's or a reason's message is cut only beyond this many characters."""
+
+
 def shortened(text: str, limit: int = DEFAULT_TEXT_LIMIT) -> str:
     """``text`` made printable and, when longer than ``limit`` characters, cut in the middle
     with the number of characters left out, so the start and end of an id stay readable."""

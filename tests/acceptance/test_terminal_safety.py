@@ -54,6 +54,18 @@ def test_a_file_name_cannot_forge_a_verdict_line(tmp_path: Path) -> None:
     assert "bad.json\\nVALID: 9 artifact(s)" in result.stdout
 
 
+def test_emoji_codes_and_markup_in_log_text_are_printed_as_written(tmp_path: Path) -> None:
+    tool = "issue_refund:thumbs_up:[bold]x[/]"
+    scored = invoke("score", hostile_log(tmp_path, tool))
+    assert scored.exit_code in (0, 1)
+    assert tool in scored.stdout
+    named = tmp_path / "run:smile:[red].json"
+    named.write_text('{"run_id": 1}')
+    checked = invoke("validate", named)
+    assert checked.exit_code == 1
+    assert f"INVALID {named} (unknown kind)" in checked.stdout
+
+
 def test_a_very_long_id_is_shortened_in_text_output(tmp_path: Path) -> None:
     runs = [json.loads(line) for line in LOG.read_text().splitlines()]
     runs[0]["task_results"][0]["task_id"] = "t-" + "x" * 20_000  # unknown to the suite: a refusal names it

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Final
-
 from rich.markup import escape
 
-from evalscore.printable import shortened
-
-ID_LIMIT: Final = 120
-"""An id, a name, a path or a pointer longer than this is shortened in the middle in text output."""
-MESSAGE_LIMIT: Final = 600
+from evalscore.printable import ID_LIMIT, MESSAGE_LIMIT, shortened
 
 
 def shown(text: str, limit: int = ID_LIMIT) -> str:

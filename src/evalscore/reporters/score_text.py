@@ -103,7 +103,7 @@ def _render_findings(console: Console, report: ScoreReport) -> None:
 
 def render_score_text(report: ScoreReport, *, color: bool = False, width: int = 100) -> str:
     buffer = io.StringIO()
-    console = Console(file=buffer, force_terminal=color, no_color=not color, width=width)
+    console = Console(file=buffer, force_terminal=color, no_color=not color, width=width, emoji=False)
     counts = report.counts
     console.print(
         f"{len(report.inputs)} input(s); {counts.total_steps} step(s): {counts.scored_steps} with an auto score, "
