@@ -49,7 +49,7 @@ def _line(document: Any) -> bytes:
 
 
 def valid_lines() -> list[bytes]:
-    """Distinct runs, some claiming what the evidence contradicts, and every seventh repeating the id of the line before."""
+    """Distinct runs, some claiming what the evidence contradicts; every seventh repeats the id of the line before."""
     lines = []
     for index in range(LINES):
         run = copy.deepcopy(RUN_A if index % 2 == 0 else RUN_B)
