@@ -205,7 +205,7 @@ def test_a_gzipped_log_shared_in_chunks_gives_the_same_score_report(
     assert len(json.loads(stdout)["disagreements"]) == 2 * len(CLAIMED)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(range_bytes=st.integers(min_value=1000, max_value=40_000), invalid=st.booleans())
 def test_wherever_the_file_is_cut_the_score_report_is_that_of_one_process(
     range_bytes: int, invalid: bool, tmp_path: Path, submitted: list[int]
