@@ -163,7 +163,7 @@ def _write(directory: Path, name: str, lines: list[bytes], suite: dict[str, Any]
 
 
 def validate(log: Path, _suite_path: Path) -> None:
-    bad = [artifact for artifact in check_paths([str(log)], parallel=False) if not artifact.valid]
+    bad = [artifact for artifact in check_paths([str(log)], jobs=1) if not artifact.valid]
     if bad:
         raise SystemExit(f"scaling data unexpectedly invalid: {log}: {bad[0].findings[:1]}")
 

@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from evalscore import __version__
-from evalscore.cli import score_command
 from evalscore.cli.main import main
 from evalscore.inputs.strict_json import MAX_DEPTH
+from evalscore.scoring import checked_runs
 from evalscore.validation import checker
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,14 +156,14 @@ def test_traceback_shows_where_an_internal_error_happened(tmp_path: Path, monkey
 def test_an_internal_error_while_scoring_one_run_exits_70_and_scores_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = score_command.score_run
+    real = checked_runs.score_run
 
     def score_run(sourced: Any, **options: Any) -> Any:
         if sourced.run.run_id == "partner-2026-11-02-a":
             raise ZeroDivisionError("a bug planted by the test")
         return real(sourced, **options)
 
-    monkeypatch.setattr(score_command, "score_run", score_run)
+    monkeypatch.setattr(checked_runs, "score_run", score_run)
     result = invoke("score", LOG, "--suite", SUITE, "--format", "json")
     assert result.exit_code == 70
     assert "ES099" in result.stdout

@@ -15,6 +15,7 @@ from click.testing import CliRunner, Result
 from evalscore.cli import common, score_command
 from evalscore.cli.main import main
 from evalscore.cli.progress import Progress
+from evalscore.scoring import checked_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "examples" / "partner-log.jsonl"
@@ -94,14 +95,14 @@ def test_a_suite_with_no_run_beside_it_is_a_usage_error(tmp_path: Path) -> None:
 
 
 def _crash_on_first_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = score_command.score_run
+    real = checked_runs.score_run
 
     def score_run(sourced: Any, **options: Any) -> Any:
         if sourced.run.run_id == json.loads(LOG_LINES[0])["run_id"]:
             raise ZeroDivisionError("a bug planted by the test")
         return real(sourced, **options)
 
-    monkeypatch.setattr(score_command, "score_run", score_run)
+    monkeypatch.setattr(checked_runs, "score_run", score_run)
 
 
 def test_a_bug_on_one_run_is_named_at_its_line_and_the_inputs_after_it_are_still_checked(
@@ -120,14 +121,14 @@ def test_a_bug_on_one_run_is_named_at_its_line_and_the_inputs_after_it_are_still
 
 
 def test_no_run_is_scored_once_an_input_is_invalid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = score_command.score_run
+    real = checked_runs.score_run
     scored: list[str] = []
 
     def score_run(sourced: Any, **options: Any) -> Any:
         scored.append(sourced.source)
         return real(sourced, **options)
 
-    monkeypatch.setattr(score_command, "score_run", score_run)
+    monkeypatch.setattr(checked_runs, "score_run", score_run)
     later = tmp_path / "later.json"
     later.write_text(RUN)
     result = invoke("score", LOG, INVALID_RUN, later, "--format", "json")

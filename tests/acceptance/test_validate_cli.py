@@ -6,6 +6,7 @@ import functools
 import gzip
 import hashlib
 import json
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from click.testing import CliRunner, Result
 from evalscore.cli import common, validate_command
 from evalscore.cli.main import main
 from evalscore.cli.progress import Progress
+from evalscore.validation import parallel, pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "fixtures" / "valid"
@@ -356,3 +358,25 @@ def test_a_long_jsonl_of_invalid_lines_lists_ten_thousand_and_counts_the_rest(tm
     text = invoke("validate", str(path)).output
     assert "... and 15000 more artifact(s) with findings, not listed (past the first 10,000)" in text
     assert "INVALID: 25000 artifact(s) in 1 input(s): 0 valid, 25000 invalid" in text
+
+
+def test_jobs_sets_how_many_processes_share_a_long_jsonl_and_one_starts_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pools: list[int] = []
+
+    class CountingPool(ProcessPoolExecutor):
+        def __init__(self, max_workers: int, **options: Any) -> None:
+            pools.append(max_workers)
+            super().__init__(max_workers, **options)
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", CountingPool)
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "usable_cores", lambda: 5)
+    log = tmp_path / "runs.jsonl"
+    log.write_bytes((ROOT / "examples" / "partner-log.jsonl").read_bytes())
+    assert invoke("validate", str(log), "-j", "1").exit_code == 0
+    assert pools == []
+    assert invoke("validate", str(log), "--jobs", "3").exit_code == 0
+    assert invoke("validate", str(log)).exit_code == 0
+    assert pools == [3, 5]

@@ -7,6 +7,7 @@ line for line, what one process reading the file from start to end gives.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import itertools
 import os
@@ -20,7 +21,7 @@ from evalscore.inputs import jsonl_ranges
 from evalscore.inputs.documents import Document
 from evalscore.inputs.jsonl_ranges import LineRange
 from evalscore.validation import parallel, pipeline
-from evalscore.validation.checker import CheckedArtifact
+from evalscore.validation.checker import CheckedArtifact, check_guarded
 from evalscore.validation.pipeline import check_paths
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,14 +32,14 @@ Verdicts = list[tuple[int | None, tuple[str, ...]]]
 
 
 def verdicts(path: Path, *, in_parallel: bool) -> Verdicts:
-    checked = check_paths([str(path)], parallel=in_parallel, max_document_bytes=LIMIT)
+    checked = check_paths([str(path)], jobs=2 if in_parallel else 1, max_document_bytes=LIMIT)
     return [(a.line, tuple(f.code for f in a.findings)) for a in checked]
 
 
 @pytest.fixture
 def small_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
-    if not parallel.can_parallelize():
-        pytest.skip("one core, or no fork: the parallel path is never taken")
+    if not parallel.can_parallelize(2):
+        pytest.skip("no fork: the parallel path is never taken")
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(parallel, "CHUNK_LINES", 3)
     monkeypatch.setattr(pipeline, "RANGE_BYTES", 3 * len(LINES[0]))
@@ -149,7 +150,7 @@ def test_a_file_changed_after_it_was_cut_is_reported_not_judged(tmp_path: Path, 
     path.write_bytes(b"\n".join(body()[::-1]) + b"\n")
     with pytest.raises(jsonl_ranges.FileChangedError):
         list(jsonl_ranges.range_documents(first, LIMIT))
-    (checked,) = parallel._check_range(None, LIMIT, None, first)
+    (checked,) = parallel._judge_range(JUDGE, LIMIT, first)
     assert [finding.code for finding in checked.findings] == ["ES001"]
     assert "changed while it was being read" in checked.findings[0].message
 
@@ -172,29 +173,26 @@ def test_a_file_that_grows_while_it_is_cut_ends_with_a_finding(tmp_path: Path, s
 
 
 PARENT = os.getpid()
-REAL_CHECK_CHUNK = parallel._check_chunk
-REAL_CHECK_RANGE = parallel._check_range
+REAL_JUDGE_CHUNK = parallel._judge_chunk
+REAL_JUDGE_RANGE = parallel._judge_range
+JUDGE = functools.partial(check_guarded, forced_kind=None, keep_model=False)
 DEATHS: dict[str, Any] = {}
 """Where a dying worker leaves word that it died (the marker file), and at which task."""
 
 
-def dies_in_a_worker_on_the_third_chunk(
-    source: str, kind: Any, wanted: int | None, chunk: parallel.Chunk
-) -> list[CheckedArtifact]:
+def dies_in_a_worker_on_the_third_chunk(judge: Any, source: str, chunk: parallel.Chunk) -> list[CheckedArtifact]:
     first = chunk[0]
     if os.getpid() != PARENT and isinstance(first, tuple) and first[0] == DEATHS["line"]:
         Path(DEATHS["marker"]).touch()
         os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's OOM killer would
-    return REAL_CHECK_CHUNK(source, kind, wanted, chunk)
+    return REAL_JUDGE_CHUNK(judge, source, chunk)
 
 
-def dies_in_a_worker_on_the_third_range(
-    kind: Any, limit: int, wanted: int | None, item: LineRange | Document
-) -> list[CheckedArtifact]:
+def dies_in_a_worker_on_the_third_range(judge: Any, limit: int, item: LineRange | Document) -> list[CheckedArtifact]:
     if os.getpid() != PARENT and isinstance(item, LineRange) and item.first_line == DEATHS["line"]:
         Path(DEATHS["marker"]).touch()
         os.kill(os.getpid(), signal.SIGKILL)
-    return REAL_CHECK_RANGE(kind, limit, wanted, item)
+    return REAL_JUDGE_RANGE(judge, limit, item)
 
 
 def test_a_worker_that_dies_leaves_no_range_waiting_and_changes_no_verdict(
@@ -206,7 +204,7 @@ def test_a_worker_that_dies_leaves_no_range_waiting_and_changes_no_verdict(
     third = [piece for piece in ranges if isinstance(piece, LineRange)][2]
     monkeypatch.setitem(DEATHS, "line", third.first_line)
     monkeypatch.setitem(DEATHS, "marker", str(tmp_path / "died"))
-    monkeypatch.setattr(parallel, "_check_range", dies_in_a_worker_on_the_third_range)
+    monkeypatch.setattr(parallel, "_judge_range", dies_in_a_worker_on_the_third_range)
     assert verdicts(log, in_parallel=True) == expected
     assert (tmp_path / "died").exists()
 
@@ -219,6 +217,6 @@ def test_a_worker_that_dies_leaves_no_chunk_waiting_and_changes_no_verdict(
     expected = verdicts(path, in_parallel=False)
     monkeypatch.setitem(DEATHS, "line", 7)
     monkeypatch.setitem(DEATHS, "marker", str(tmp_path / "died"))
-    monkeypatch.setattr(parallel, "_check_chunk", dies_in_a_worker_on_the_third_chunk)
+    monkeypatch.setattr(parallel, "_judge_chunk", dies_in_a_worker_on_the_third_chunk)
     assert verdicts(path, in_parallel=True) == expected
     assert (tmp_path / "died").exists()

@@ -13,7 +13,7 @@ MINIMAL_RUN = Path(__file__).resolve().parents[2] / "fixtures" / "valid" / "run"
 def _peak_bytes_while_checking(path: Path) -> tuple[int, int]:
     tracemalloc.start()
     try:
-        count = sum(1 for artifact in check_paths([str(path)], parallel=False) if artifact.valid)
+        count = sum(1 for artifact in check_paths([str(path)], jobs=1) if artifact.valid)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -14,6 +14,7 @@ from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
 from evalscore.inputs.paths import STDIN
 from evalscore.reporters.registry import ReportStyle
 from evalscore.validation.internal_error import request_tracebacks
+from evalscore.validation.parallel import PARALLEL_MIN_BYTES
 
 KIND_CHOICE: Final = click.Choice(list(ARTIFACT_KINDS))
 
@@ -58,6 +59,18 @@ max_document_bytes_option = click.option(
     default=DEFAULT_MAX_DOCUMENT_BYTES,
     show_default=True,
     help="Largest JSON/YAML document or JSONL line read into memory (at most 2**40).",
+)
+
+
+jobs_option = click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help=(
+        f"Processes that share a long JSONL file ({PARALLEL_MIN_BYTES // 2**20} MiB or more; smaller inputs are "
+        "read in this process): 1 starts no other process. [default: every usable core]"
+    ),
 )
 
 

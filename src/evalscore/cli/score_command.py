@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -20,6 +19,7 @@ from evalscore import __version__
 from evalscore.cli.common import (
     NON_NEGATIVE,
     RATE,
+    jobs_option,
     max_document_bytes_option,
     read_stdin_once,
     report_style,
@@ -30,23 +30,26 @@ from evalscore.cli.progress import Progress
 from evalscore.findings import Finding
 from evalscore.inputs.documents import Document, InputRecord, read_file_documents
 from evalscore.inputs.paths import expand_paths
-from evalscore.models.run import RunOf, ScoringModel
+from evalscore.models.run import ScoringModel
 from evalscore.models.suite import EvalSuite
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
+from evalscore.scoring.checked_runs import RUN_KINDS, CheckedRun, RunScorer
 from evalscore.scoring.decision import Thresholds
-from evalscore.scoring.engine import PartialSum, RepeatedRuns, SourcedRun, build_report, score_run
-from evalscore.scoring.join import index_suites
+from evalscore.scoring.engine import PartialSum, RepeatedRuns, build_report
+from evalscore.scoring.join import SuiteIndex, index_suites
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
 from evalscore.scoring.signals import SignalParams
 from evalscore.validation.checker import WRONG_KIND, CheckedArtifact
 from evalscore.validation.contract_layer import report_findings
-from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, internal_error_finding
-from evalscore.validation.pipeline import check_paths
+from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR
+from evalscore.validation.parallel import worker_count
+from evalscore.validation.pipeline import check_paths, judge_paths
 from evalscore.validation.summary import ValidationSummary
 
 EXIT_USAGE: Final = 2
 EXIT_INVALID_INPUT: Final = 3
-RUN_KINDS: Final = frozenset({"run", "scored-run"})
+FINDINGS_SHOWN: Final = 3
+"""Findings the report over invalid input shows per artifact (and so looks for, about)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,8 @@ class ScoreOptions:
     signal_params: SignalParams
     output_format: str
     max_document_bytes: int
+    jobs: int | None = None
+    """Processes checking and scoring a long JSONL file; None: every usable core."""
 
 
 @dataclass(slots=True)
@@ -66,7 +71,9 @@ class _Inputs:
     """What reading the inputs found: records for the report, verdicts of the invalid ones."""
 
     records: list[tuple[InputRecord, set[str]]] = field(default_factory=list)
-    invalid: ValidationSummary = field(default_factory=lambda: ValidationSummary(strict=False, max_findings=3))
+    invalid: ValidationSummary = field(
+        default_factory=lambda: ValidationSummary(strict=False, max_findings=FINDINGS_SHOWN)
+    )
     kinds_by_source: dict[str, set[str]] = field(default_factory=dict)
 
     def note(self, checked: CheckedArtifact, expected: frozenset[str]) -> bool:
@@ -119,18 +126,55 @@ def _load_suites(options: ScoreOptions, inputs: _Inputs) -> list[EvalSuite]:
     return suites
 
 
-def _valid_runs(options: ScoreOptions, inputs: _Inputs) -> Iterator[SourcedRun]:
-    """Valid runs one at a time, so a long log is never held whole; after the first
-    invalid input, the rest are still checked (to list every problem) but not scored."""
+class _Scoring:
+    """The runs' partials added up in input order; a run met again is refused, and once an input is
+    invalid (or a bug met on a run) the rest are still checked, to list every problem, but not scored."""
+
+    def __init__(self, inputs: _Inputs, scorer: RunScorer) -> None:
+        self._inputs = inputs
+        self._scorer = scorer
+        self._repeated = RepeatedRuns()
+        self.total = PartialSum()
+
+    def add(self, checked_run: CheckedRun) -> None:
+        inputs = self._inputs
+        if inputs.note(checked_run.checked, RUN_KINDS) and not inputs.invalid.verdicts:
+            self._score(checked_run)
+        if inputs.invalid.verdicts:
+            self._scorer.stop()
+
+    def _score(self, checked_run: CheckedRun) -> None:
+        run = checked_run.run
+        if run is None:  # not a run (refused by note), or read once scoring had stopped
+            return
+        part = self._repeated.refusal_of(run.run_id, run.source, run.steps)
+        if part is None:
+            if isinstance(run.outcome, Finding):  # a bug on this run: named, nothing scored
+                self._inputs.invalid.add(CheckedArtifact(run.source, None, None, (run.outcome,)))
+                return
+            part = run.outcome
+        self.total.add(part)
+
+
+def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None) -> PartialSum:
+    """Every run checked and scored one at a time (on every core for a long JSONL), so a long log
+    is never held whole."""
+    scorer = RunScorer(index, options.scoring_model, options.signal_params, FINDINGS_SHOWN)
+    scoring = _Scoring(inputs, scorer)
+    if inputs.invalid.verdicts:
+        scorer.stop()
     progress = Progress("runs")
-    for checked in check_paths(
-        list(options.runs), keep_models=True, max_document_bytes=options.max_document_bytes, on_input=inputs.record
+    for checked_run in judge_paths(
+        list(options.runs),
+        scorer,
+        workers=worker_count(options.jobs),
+        max_document_bytes=options.max_document_bytes,
+        on_input=inputs.record,
     ):
         progress.tick()
-        if inputs.note(checked, RUN_KINDS) and not inputs.invalid.verdicts and isinstance(checked.model, RunOf):
-            source = f"{checked.source}:{checked.line}" if checked.line is not None else checked.source
-            yield SourcedRun(source, checked.model)
+        scoring.add(checked_run)
     progress.done()
+    return scoring.total
 
 
 def _read_baseline(path: str | None, limit: int) -> tuple[ScoreReport | str | None, InputRef | None]:
@@ -194,18 +238,7 @@ def run_score(options: ScoreOptions) -> int:
     inputs = _Inputs()
     suites = _load_suites(options, inputs)
     index = index_suites(suites) if options.suites and not inputs.invalid.verdicts else None
-    total = PartialSum()
-    repeated = RepeatedRuns()
-    for sourced in _valid_runs(options, inputs):  # none once an input is invalid
-        try:
-            part = repeated.refusal(sourced) or score_run(
-                sourced, index=index, scoring_model=options.scoring_model, signal_params=options.signal_params
-            )
-        except Exception as error:  # a bug on one run: name it, keep checking the others, score nothing
-            finding = internal_error_finding(error, sourced.source, None)
-            inputs.invalid.add(CheckedArtifact(sourced.source, None, None, (finding,)))
-            continue
-        total.add(part)
+    total = _score_runs(options, inputs, index)
     if inputs.invalid.verdicts:
         return _report_invalid(inputs, options, style)
     if not any(kinds & RUN_KINDS for _, kinds in inputs.records):
@@ -282,6 +315,7 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, style: ReportStyle) 
     "--format", "output_format", type=click.Choice(sorted(SCORE_REPORTERS)), default="text", show_default=True
 )
 @max_document_bytes_option
+@jobs_option
 @traceback_option
 def score_command(
     runs: tuple[str, ...],
@@ -297,6 +331,7 @@ def score_command(
     fast_approval_ms_per_char: float,
     output_format: str,
     max_document_bytes: int,
+    jobs: int | None,
 ) -> None:
     """Score recorded runs: rates re-derived from evidence (with --suite) or as recorded,
     plus oversight signals that are reported and never graded.
@@ -321,5 +356,6 @@ def score_command(
         signal_params=SignalParams(floor_ms=fast_approval_floor_ms, ms_per_char=fast_approval_ms_per_char),
         output_format=output_format,
         max_document_bytes=max_document_bytes,
+        jobs=jobs,
     )
     sys.exit(run_score(options))

@@ -11,6 +11,7 @@ import click
 from evalscore.artifact_kinds import ArtifactKind
 from evalscore.cli.common import (
     KIND_CHOICE,
+    jobs_option,
     max_document_bytes_option,
     read_stdin_once,
     report_style,
@@ -32,6 +33,8 @@ class ValidateOptions:
     strict: bool
     max_errors: int
     max_document_bytes: int
+    jobs: int | None = None
+    """Processes checking a long JSONL file; None: every usable core."""
 
 
 def _with_progress(checked: Iterator[CheckedArtifact]) -> Iterator[CheckedArtifact]:
@@ -50,6 +53,7 @@ def run_validate(options: ValidateOptions) -> int:
         max_document_bytes=options.max_document_bytes,
         on_input=summary.inputs.append,
         findings_wanted=options.max_errors or None,
+        jobs=options.jobs,
     )
     for artifact in _with_progress(checked):
         summary.add(artifact)
@@ -73,6 +77,7 @@ def run_validate(options: ValidateOptions) -> int:
     help="Findings shown per artifact, most useful first; 0 shows all.",
 )
 @max_document_bytes_option
+@jobs_option
 @traceback_option
 def validate_command(
     paths: tuple[str, ...],
@@ -81,6 +86,7 @@ def validate_command(
     strict: bool,
     max_errors: int,
     max_document_bytes: int,
+    jobs: int | None,
 ) -> None:
     """Check artifacts against the published contract and the coherence rules.
 
@@ -90,5 +96,5 @@ def validate_command(
     internal error (a bug; the other inputs are still checked).
     """
     read_stdin_once(paths)
-    options = ValidateOptions(paths, kind, output_format, strict, max_errors, max_document_bytes)
+    options = ValidateOptions(paths, kind, output_format, strict, max_errors, max_document_bytes, jobs)
     sys.exit(run_validate(options))

@@ -227,18 +227,21 @@ class RepeatedRuns:
 
     def refusal(self, sourced: SourcedRun) -> Partial | None:
         """None for a run id not met before (now remembered); else a refusal of the whole run."""
-        run = sourced.run
-        first = self._first_source.get(run.run_id)
+        return self.refusal_of(sourced.run.run_id, sourced.source, step_count(sourced.run))
+
+    def refusal_of(self, run_id: str, source: str, steps: int) -> Partial | None:
+        """``refusal`` of a run known by its id, source and step count (a run scored in another process)."""
+        first = self._first_source.get(run_id)
         if first is None:
-            self._first_source[run.run_id] = sourced.source
+            self._first_source[run_id] = source
             return None
         refusal = Refusal(
             code=RUN_REPEATED,
-            reason=f"run {run.run_id!r} was already read from {first}; a run counted twice would weigh twice",
+            reason=f"run {run_id!r} was already read from {first}; a run counted twice would weigh twice",
             pointer="/run_id",
-            source=sourced.source,
-            run_id=run.run_id,
-            steps=step_count(run),
+            source=source,
+            run_id=run_id,
+            steps=steps,
         )
         return Partial(aggregate=agg.from_refused(refusal.steps), refusals=(refusal,))
 

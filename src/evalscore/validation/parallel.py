@@ -1,14 +1,15 @@
-"""Check a long JSONL file on every core, in order, with bounded memory.
+"""Judge a long JSONL file on several cores, in order, with bounded memory.
 
 A regular file is cut into ranges of whole lines (``inputs.jsonl_ranges``); each
 forked worker reads its range from the file itself, so the bytes never travel
 between processes. A gzipped file cannot be read from the middle: the parent
-decompresses it and hands chunks of raw lines to the workers. Workers send back
-verdicts (findings), never models, because pickling models costs more than
-building them. At most ``2 x workers`` tasks are in flight, so memory does not
-grow with the file. A worker that dies (killed for memory, say) breaks the pool
-with an error instead of leaving its task waiting forever; what it and the others
-still owed is then checked in this process.
+decompresses it and hands chunks of raw lines to the workers. What judges a line is
+handed to the workers when they are forked, never pickled: it may hold a suite index.
+Workers send back compact results (verdicts, a run's partial score), never models,
+because pickling models costs more than building them. At most ``2 x workers`` tasks are
+in flight, so memory does not grow with the file. A worker that dies (killed for
+memory, say) breaks the pool with an error instead of leaving its task waiting forever;
+what it and the others still owed is then judged in this process.
 """
 
 from __future__ import annotations
@@ -21,12 +22,10 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
-from evalscore.artifact_kinds import ArtifactKind
 from evalscore.inputs.documents import Document, no_line, parse_json
 from evalscore.inputs.jsonl_ranges import FileChangedError, LineRange, changed, range_documents
-from evalscore.validation.checker import CheckedArtifact, check_guarded
 from evalscore.validation.internal_error import internal_error_finding
 
 CHUNK_LINES: Final = 500
@@ -35,49 +34,48 @@ PARALLEL_MIN_BYTES: Final = 16 * 1024 * 1024
 
 Chunk = list[Document | tuple[int, bytes]]
 Task = TypeVar("Task")
+Judged = TypeVar("Judged")
+Judge = Callable[[Document], Judged]
+"""What one document gives: a verdict (``validate``), a verdict and the run's score (``score``)."""
 
 
-def worker_count() -> int:
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity), not merely those the machine has."""
     affinity = getattr(os, "sched_getaffinity", None)
-    cores = len(affinity(0)) if affinity else (os.cpu_count() or 1)
-    return max(1, min(cores, 8))
+    return max(1, len(affinity(0)) if affinity else (os.cpu_count() or 1))
 
 
-def can_parallelize() -> bool:
-    return worker_count() > 1 and "fork" in multiprocessing.get_all_start_methods()
+def worker_count(jobs: int | None = None) -> int:
+    """How many processes judge a long JSONL file: ``jobs`` when given, else every usable core."""
+    if jobs is None:
+        return usable_cores()
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    return jobs
 
 
-def _check_chunk(
-    source: str, forced_kind: ArtifactKind | None, wanted: int | None, chunk: Chunk
-) -> list[CheckedArtifact]:
+def can_parallelize(workers: int) -> bool:
+    return workers > 1 and "fork" in multiprocessing.get_all_start_methods()
+
+
+def _judge_chunk(judge: Judge[Judged], source: str, chunk: Chunk) -> list[Judged]:
     gc.disable()
     try:
-        return [
-            check_guarded(
-                item if isinstance(item, Document) else parse_json(item[1], source, item[0]),
-                forced_kind,
-                False,
-                wanted,
-            )
-            for item in chunk
-        ]
+        return [judge(item if isinstance(item, Document) else parse_json(item[1], source, item[0])) for item in chunk]
     finally:
         gc.enable()
 
 
-def _check_range(
-    forced_kind: ArtifactKind | None, limit: int, wanted: int | None, item: LineRange | Document
-) -> list[CheckedArtifact]:
+def _judge_range(judge: Judge[Judged], limit: int, item: LineRange | Document) -> list[Judged]:
     if isinstance(item, Document):
-        return [check_guarded(item, forced_kind, False)]
+        return [judge(item)]
     gc.disable()
     try:
-        return [check_guarded(document, forced_kind, False, wanted) for document in range_documents(item, limit)]
+        return [judge(document) for document in range_documents(item, limit)]
     except FileChangedError:
-        return [check_guarded(changed(item.source), forced_kind, False)]
+        return [judge(changed(item.source))]
     except Exception as error:  # a bug while reading: this input's verdict says so, the run goes on
-        failed = Document(item.source, None, None, internal_error_finding(error, item.source, None))
-        return [check_guarded(failed, forced_kind, False)]
+        return [judge(Document(item.source, None, None, internal_error_finding(error, item.source, None)))]
     finally:
         gc.enable()
 
@@ -93,48 +91,54 @@ def _chunks(items: Iterable[Document | tuple[int, bytes]]) -> Iterator[Chunk]:
         yield chunk
 
 
-def check_lines_in_parallel(
-    source: str,
-    items: Iterable[Document | tuple[int, bytes]],
-    forced_kind: ArtifactKind | None,
-    wanted: int | None = None,
-) -> Iterator[CheckedArtifact]:
-    """Verdicts of raw JSONL lines (or already-made syntax documents), in input order."""
-    yield from _in_order(partial(_check_chunk, source, forced_kind, wanted), _chunks(items))
+def judge_lines_in_parallel(
+    source: str, items: Iterable[Document | tuple[int, bytes]], judge: Judge[Judged], workers: int
+) -> Iterator[Judged]:
+    """What ``judge`` gives for raw JSONL lines (or already-made syntax documents), in input order."""
+    yield from _in_order(partial(_judge_chunk, judge, source), _chunks(items), workers)
 
 
-def check_ranges_in_parallel(
-    source: str,
-    ranges: Iterable[LineRange | Document],
-    forced_kind: ArtifactKind | None,
-    limit: int,
-    wanted: int | None = None,
-) -> Iterator[CheckedArtifact]:
-    """Verdicts of the lines of every range (or of the documents saying why reading stopped), in order;
-    a file that holds no line at all is refused for that, as when read in one piece."""
+def judge_ranges_in_parallel(
+    source: str, ranges: Iterable[LineRange | Document], judge: Judge[Judged], limit: int, workers: int
+) -> Iterator[Judged]:
+    """What ``judge`` gives for the lines of every range (or the documents saying why reading stopped),
+    in order; a file that holds no line at all is refused for that, as when read in one piece."""
     artifacts = 0
-    for checked in _in_order(partial(_check_range, forced_kind, limit, wanted), ranges):
+    for judged in _in_order(partial(_judge_range, judge, limit), ranges, workers):
         artifacts += 1
-        yield checked
+        yield judged
     if artifacts == 0:
-        yield check_guarded(no_line(source), forced_kind, False)
+        yield judge(no_line(source))
 
 
-def _in_order(work: Callable[[Task], list[CheckedArtifact]], tasks: Iterable[Task]) -> Iterator[CheckedArtifact]:
-    """``work`` of each task on the workers, the verdicts in task order.
+_INSTALLED: dict[str, Callable[[Any], list[Any]]] = {}
+"""In a worker, what it does with each task (``"work"``): set when it is forked, from the parent's memory."""
 
-    When a worker dies, the tasks it and the others still owed are done here, in this
-    process, and so is the rest: the answer is the same, only slower.
+
+def _install(work: Callable[[Any], list[Any]]) -> None:
+    _INSTALLED["work"] = work
+
+
+def _do(task: Any) -> list[Any]:
+    return _INSTALLED["work"](task)
+
+
+def _in_order(work: Callable[[Task], list[Judged]], tasks: Iterable[Task], workers: int) -> Iterator[Judged]:
+    """``work`` of each task on ``workers`` forked processes, the results in task order.
+
+    ``work`` reaches the workers through fork, not pickling; only the tasks (ranges, chunks of
+    lines) and the results are pickled. When a worker dies, the tasks it and the others still
+    owed are done here, in this process, and so is the rest: the answer is the same, only slower.
     """
-    workers = worker_count()
     pending = iter(tasks)
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        owed: deque[tuple[Future[list[CheckedArtifact]] | None, Task]] = deque()
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_install, initargs=(work,)) as pool:
+        owed: deque[tuple[Future[list[Judged]] | None, Task]] = deque()
         """Tasks not yet yielded, in order, each with its future (None while being submitted)."""
         try:
             for task in pending:
                 owed.append((None, task))
-                owed[-1] = (pool.submit(work, task), task)
+                owed[-1] = (pool.submit(_do, task), task)
                 if len(owed) >= 2 * workers:
                     yield from _result(owed[0][0])
                     owed.popleft()
@@ -149,6 +153,6 @@ def _in_order(work: Callable[[Task], list[CheckedArtifact]], tasks: Iterable[Tas
                 yield from work(task)
 
 
-def _result(future: Future[list[CheckedArtifact]] | None) -> list[CheckedArtifact]:
+def _result(future: Future[list[Judged]] | None) -> list[Judged]:
     assert future is not None  # every task owed has been submitted before it is waited for
     return future.result()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import IO, TypeVar
 
 from evalscore.artifact_kinds import ArtifactKind
@@ -22,9 +23,12 @@ from evalscore.validation.internal_error import internal_error_finding
 from evalscore.validation.parallel import (
     PARALLEL_MIN_BYTES,
     RANGE_BYTES,
+    Judge,
+    Judged,
     can_parallelize,
-    check_lines_in_parallel,
-    check_ranges_in_parallel,
+    judge_lines_in_parallel,
+    judge_ranges_in_parallel,
+    worker_count,
 )
 
 Item = TypeVar("Item")
@@ -38,41 +42,60 @@ def check_paths(
     max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
     on_input: Callable[[InputRecord], None] | None = None,
     stdin: IO[bytes] | None = None,
-    parallel: bool = True,
+    jobs: int | None = None,
     findings_wanted: int | None = None,
 ) -> Iterator[CheckedArtifact]:
     """Check every artifact under ``paths``, one at a time, in order.
 
-    A long JSONL file is checked on every core when models need not be kept. With
-    ``findings_wanted`` (what a report will show), a document's findings are looked for only a
-    little beyond that many (``CheckedArtifact.more_findings`` says when the search stopped):
-    an invalid document then costs about what its valid twin costs.
+    A long JSONL file is checked by ``jobs`` processes (default: every usable core; ``1``: in
+    this process, no worker is started; less than 1 is a ``ValueError``). Models are built only
+    in this process, so with ``keep_models`` every file is checked here. With ``findings_wanted``
+    (what a report will show), a document's findings are looked for only a little beyond that
+    many (``CheckedArtifact.more_findings`` says when the search stopped): an invalid document
+    then costs about what its valid twin costs.
+    """
+    workers = 1 if keep_models else worker_count(jobs)
+    judge = partial(check_guarded, forced_kind=forced_kind, keep_model=keep_models, wanted=findings_wanted)
+    return judge_paths(
+        paths, judge, workers=workers, max_document_bytes=max_document_bytes, on_input=on_input, stdin=stdin
+    )
+
+
+def judge_paths(
+    paths: list[str],
+    judge: Judge[Judged],
+    *,
+    workers: int,
+    max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
+    on_input: Callable[[InputRecord], None] | None = None,
+    stdin: IO[bytes] | None = None,
+) -> Iterator[Judged]:
+    """What ``judge`` gives for every document under ``paths``, one at a time, in order.
+
+    A long JSONL file is judged by ``workers`` forked processes (each given ``judge`` when it is
+    forked); everything else, and everything when ``workers`` is 1, in this process.
     """
     for file in expand_paths(paths):
         in_parallel = (
-            parallel
-            and not keep_models
-            and file.format == "jsonl"
+            file.format == "jsonl"
             and file.path != STDIN
             and file.problem is None
             and _size(file.path) >= PARALLEL_MIN_BYTES
-            and can_parallelize()
+            and can_parallelize(workers)
         )
         if in_parallel and not file.gzipped:
             ranges, record = line_ranges(file, RANGE_BYTES)
             guarded_ranges = _guarded_reading(ranges, file.source)
-            yield from check_ranges_in_parallel(
-                file.source, guarded_ranges, forced_kind, max_document_bytes, findings_wanted
-            )
+            yield from judge_ranges_in_parallel(file.source, guarded_ranges, judge, max_document_bytes, workers)
         else:
             items, record = read_file_documents(
                 file, max_document_bytes, stdin if file.path == STDIN else None, raw_jsonl=in_parallel
             )
             guarded = _guarded_reading(items, file.source)
             if in_parallel:
-                yield from check_lines_in_parallel(file.source, guarded, forced_kind, findings_wanted)
+                yield from judge_lines_in_parallel(file.source, guarded, judge, workers)
             else:
-                yield from _check_sequentially(guarded, forced_kind, keep_models, findings_wanted)
+                yield from _judge_sequentially(guarded, judge)
         if on_input is not None:
             on_input(record())
 
@@ -92,11 +115,9 @@ def _size(path: str) -> int:
         return 0
 
 
-def _check_sequentially(
-    items: Iterator[Document | RawLine], forced_kind: ArtifactKind | None, keep_models: bool, wanted: int | None
-) -> Iterator[CheckedArtifact]:
+def _judge_sequentially(items: Iterator[Document | RawLine], judge: Judge[Judged]) -> Iterator[Judged]:
     """The cyclic garbage collector is paused while each document is read, parsed and
-    checked: the object graphs are acyclic, and collection during their construction
+    judged: the object graphs are acyclic, and collection during their construction
     costs more than the work itself. It runs again while the caller holds the result; the
     parsed document is released before that, since all its objects are still in the youngest
     generation and a collection would walk every one of them for nothing."""
@@ -108,9 +129,9 @@ def _check_sequentially(
             if item is None:
                 return
             assert isinstance(item, Document)  # raw lines are only asked for in parallel
-            checked = check_guarded(item, forced_kind, keep_models, wanted)
+            judged = judge(item)
             item = None
         finally:
             if gc_was_enabled:
                 gc.enable()
-        yield checked
+        yield judged

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from evalscore.scoring import SourcedRun, Thresholds, score
+from evalscore.scoring.engine import RepeatedRuns
 
 from .builders import REFUND, approval, gate, run, step_def, step_result, suite, task_def
 
@@ -45,3 +46,18 @@ def test_a_repeated_run_refuses_every_one_of_its_steps() -> None:
     (refusal,) = report.refusals
     assert (refusal.code, refusal.steps) == ("run-repeated", 2)
     assert report.counts.refused_steps == 2
+
+
+def test_a_run_known_only_by_its_id_source_and_steps_is_refused_as_the_same_run() -> None:
+    repeated = RepeatedRuns()
+    assert repeated.refusal(SourcedRun("a.json", HONORED)) is None
+    assert repeated.refusal_of("bad", "log.jsonl:1", 3) is None
+    part = repeated.refusal_of("good", "log.jsonl:2", 7)
+    assert part is not None
+    (refusal,) = part.refusals
+    assert (refusal.code, refusal.source, refusal.run_id, refusal.steps) == ("run-repeated", "log.jsonl:2", "good", 7)
+    assert "'good' was already read from a.json" in refusal.reason
+    assert part.aggregate.refused_steps == 7
+    again = repeated.refusal(SourcedRun("b.json", VIOLATED))
+    assert again is not None
+    assert "log.jsonl:1" in again.refusals[0].reason

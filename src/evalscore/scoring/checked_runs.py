@@ -1,0 +1,93 @@
+"""Each input of ``score`` checked, and its run scored, where it is read: on every core for long JSONL.
+
+A forked worker checks a line, builds the run's model, scores it, and sends back only the
+verdict (without the model) and the run's ``Partial`` (or the internal error met scoring it).
+What needs the whole input is applied by the caller, in input order: a run id met before is
+refused (``RepeatedRuns``, from the ``run_id`` and step count sent back), and once an input is
+invalid no later run counts. A worker may have scored those runs already; their partials are
+dropped, so the report is the one a single process gives.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Final
+
+from evalscore.findings import Finding
+from evalscore.inputs.documents import Document
+from evalscore.models.run import RunOf, ScoringModel
+from evalscore.scoring.engine import Partial, SourcedRun, score_run
+from evalscore.scoring.join import SuiteIndex, step_count
+from evalscore.scoring.signals import SignalParams
+from evalscore.validation.checker import CheckedArtifact, check_guarded
+from evalscore.validation.internal_error import internal_error_finding
+
+RUN_KINDS: Final = frozenset({"run", "scored-run"})
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredRun:
+    """What scoring one valid run gave, and what the caller needs to refuse it if it is met again."""
+
+    source: str
+    """``path:line`` for JSONL, else the path."""
+    run_id: str
+    steps: int
+    outcome: Partial | Finding
+    """The run's partial, or the internal error (``ES099``) met while scoring it."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedRun:
+    """The verdict on one input document (never with its model), and its score when it is a valid run."""
+
+    checked: CheckedArtifact
+    run: ScoredRun | None = None
+
+
+def run_source(checked: CheckedArtifact) -> str:
+    return f"{checked.source}:{checked.line}" if checked.line is not None else checked.source
+
+
+class RunScorer:
+    """Check one document and score it when it is a valid run: what each worker does with each line.
+
+    ``stop()`` spares the runs read after an invalid input, in this process (a worker forked
+    before that scores them anyway; the caller drops what it sends).
+    """
+
+    def __init__(
+        self,
+        index: SuiteIndex | None,
+        scoring_model: ScoringModel | None,
+        signal_params: SignalParams,
+        findings_wanted: int | None,
+    ) -> None:
+        self._index = index
+        self._scoring_model = scoring_model
+        self._signal_params = signal_params
+        self._findings_wanted = findings_wanted
+        self.scoring = True
+
+    def stop(self) -> None:
+        self.scoring = False
+
+    def __call__(self, document: Document) -> CheckedRun:
+        checked = check_guarded(document, None, True, self._findings_wanted)
+        run = checked.model
+        checked = dataclasses.replace(checked, model=None)
+        if not (self.scoring and checked.valid and checked.kind in RUN_KINDS and isinstance(run, RunOf)):
+            return CheckedRun(checked)
+        source = run_source(checked)
+        outcome: Partial | Finding
+        try:
+            outcome = score_run(
+                SourcedRun(source, run),
+                index=self._index,
+                scoring_model=self._scoring_model,
+                signal_params=self._signal_params,
+            )
+        except Exception as error:  # a bug on one run: name it, keep checking the others
+            outcome = internal_error_finding(error, source, None)
+        return CheckedRun(checked, ScoredRun(source, run.run_id, step_count(run), outcome))
