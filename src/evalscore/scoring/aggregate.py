@@ -73,16 +73,25 @@ def empty() -> Aggregate:
     return Aggregate()
 
 
+_SUMMED: Final = tuple(field.name for field in fields(Aggregate) if field.name != "dimension_totals")
+"""The fields ``merge`` adds up as numbers (``dimension_totals`` is added per dimension)."""
+
+
 def merge(left: Aggregate, right: Aggregate) -> Aggregate:
     """Field-wise sum: associative and commutative, with ``empty()`` as identity."""
-    values: dict[str, object] = {}
-    for field in fields(Aggregate):
-        name = field.name
-        if name == "dimension_totals":
-            values[name] = merge_dimensions(left.dimension_totals, right.dimension_totals)
-        else:
-            values[name] = getattr(left, name) + getattr(right, name)
+    values: dict[str, object] = {name: _plus(getattr(left, name), getattr(right, name)) for name in _SUMMED}
+    values["dimension_totals"] = merge_dimensions(left.dimension_totals, right.dimension_totals)
     return Aggregate(**values)  # type: ignore[arg-type]
+
+
+def _plus(left: int | Fraction, right: int | Fraction) -> int | Fraction:
+    """``left + right``, without the addition when one is zero: a step contributes to few of the
+    fields, and adding ``Fraction`` zeros was most of the cost of scoring a run."""
+    if not right:
+        return left
+    if not left:
+        return right
+    return left + right
 
 
 def merge_dimensions(left: DimensionTotals, right: DimensionTotals) -> DimensionTotals:
