@@ -9,6 +9,7 @@ equal reports cannot come from two single-process readings.
 
 from __future__ import annotations
 
+import concurrent.futures
 import copy
 import gzip
 import json
@@ -74,7 +75,7 @@ def invalid_lines() -> list[bytes]:
 def submitted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The workers each pool was made with, then one entry per task handed to a worker."""
     calls: list[int] = []
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", _counting_pool(calls))
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", _counting_pool(calls))  # taken when a pool is made
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 0)
     return calls
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import gzip
 import hashlib
@@ -370,7 +371,7 @@ def test_jobs_sets_how_many_processes_share_a_long_jsonl_and_one_starts_none(
             pools.append(max_workers)
             super().__init__(max_workers, **options)
 
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", CountingPool)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", CountingPool)  # imported when a pool is made
     monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(parallel, "usable_cores", lambda: 5)
     log = tmp_path / "runs.jsonl"

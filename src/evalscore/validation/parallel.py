@@ -15,18 +15,21 @@ what it and the others still owed is then judged in this process.
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from functools import partial
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from evalscore.inputs.documents import Document, no_line, parse_json
 from evalscore.inputs.jsonl_ranges import FileChangedError, LineRange, changed, range_documents
 from evalscore.validation.internal_error import internal_error_finding
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+# ruff: noqa: PLC0415 - multiprocessing and concurrent.futures are imported when a pool is first
+# wanted (a file of 16 MB or more): a short validate never pays for them at start-up
 
 CHUNK_LINES: Final = 500
 RANGE_BYTES: Final = 4 * 1024 * 1024
@@ -55,6 +58,8 @@ def worker_count(jobs: int | None = None) -> int:
 
 
 def can_parallelize(workers: int) -> bool:
+    import multiprocessing
+
     return workers > 1 and "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -130,6 +135,10 @@ def _in_order(work: Callable[[Task], list[Judged]], tasks: Iterable[Task], worke
     lines) and the results are pickled. When a worker dies, the tasks it and the others still
     owed are done here, in this process, and so is the rest: the answer is the same, only slower.
     """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     pending = iter(tasks)
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_install, initargs=(work,)) as pool:
