@@ -27,7 +27,7 @@ RUN_KINDS: Final = frozenset({"run", "scored-run"})
 
 
 @dataclass(frozen=True, slots=True)
-class ScoredRun:
+class RunOutcome:
     """What scoring one valid run gave, and what the caller needs to refuse it if it is met again."""
 
     source: str
@@ -43,7 +43,7 @@ class CheckedRun:
     """The verdict on one input document (never with its model), and its score when it is a valid run."""
 
     checked: CheckedArtifact
-    run: ScoredRun | None = None
+    run: RunOutcome | None = None
 
 
 def run_source(checked: CheckedArtifact) -> str:
@@ -90,4 +90,4 @@ class RunScorer:
             )
         except Exception as error:  # a bug on one run: name it, keep checking the others
             outcome = internal_error_finding(error, source, None)
-        return CheckedRun(checked, ScoredRun(source, run.run_id, step_count(run), outcome))
+        return CheckedRun(checked, RunOutcome(source, run.run_id, step_count(run), outcome))
