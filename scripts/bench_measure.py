@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import click
+
 ROOT = Path(__file__).resolve().parent.parent
 FLOORS = Path(__file__).resolve().parent / "bench_floors.py"
 
@@ -94,16 +96,20 @@ def median(samples: Sequence[Sample]) -> Figure:
 
 
 @cache
-def supports_jobs(*command: str) -> bool:
-    """Whether ``evalscore COMMAND --help`` offers ``--jobs`` (the ``-j`` option of the jobs branch)."""
-    help_text = subprocess.run(
-        [sys.executable, "-m", "evalscore", *command, "--help"],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=child_env(),
-    ).stdout
-    return "--jobs" in help_text
+def supports_jobs(*names: str) -> bool:
+    """Whether ``evalscore NAMES...`` takes ``--jobs`` (the ``-j`` option of the jobs branch).
+
+    Read from the click commands of this checkout (``src`` is first on this process's path too), not
+    from ``--help`` in a child: a start-up each would cost more than the tiny CI bench's rows.
+    """
+    from evalscore.cli.main import main  # noqa: PLC0415 - only the bench's parent reads the commands
+
+    command: click.Command = main
+    for name in names:
+        if not isinstance(command, click.Group) or name not in command.commands:
+            return False
+        command = command.commands[name]
+    return any("--jobs" in parameter.opts for parameter in command.params)
 
 
 def usable_cores() -> int:

@@ -220,17 +220,3 @@ def measure(directory: Path, repeat: int, scale: float = 1.0) -> list[Scaling]:
             t_large = _seconds(lambda w=work, p=large: w(*p), repeat)  # type: ignore[misc]
             results.append(Scaling(command, case.dimension, n, t_small, t_large))
     return results
-
-
-def print_table(results: list[Scaling]) -> float:
-    """The table; returns the worst ratio."""
-    print(f"{'command':<16}{'grows along':<24}{'N':>8}{'t(N) s':>10}{'t(4N) s':>10}{'t(4N)/t(N)':>12}")
-    for result in results:
-        flag = "" if result.ratio <= LINEAR_LIMIT else "  super-linear"
-        print(
-            f"{result.command:<16}{result.dimension:<24}{result.n:>8}{result.small:>10.3f}"
-            f"{result.large:>10.3f}{result.ratio:>12.2f}{flag}"
-        )
-    worst = max(result.ratio for result in results)
-    print(f"worst t(4N)/t(N): {worst:.2f} (target <= {LINEAR_LIMIT:g}; 4 is linear)")
-    return worst
