@@ -1,9 +1,10 @@
 """Whole-process measurements for ``scripts/bench.py``: wall time and peak RSS of one child each.
 
-A child is started with ``subprocess.Popen`` and reaped with ``os.wait4``, whose resource usage is
-that child's own (``ru_maxrss``, KiB on Linux: the largest resident set of the child and of the
-children it reaped itself, such as forked workers; not their sum). ``resource.getrusage`` over
-``RUSAGE_CHILDREN`` would give the largest of every child so far, not this one's.
+A command is started by ``bench_child.py`` (a small process of its own, so that the command's
+``ru_maxrss`` does not inherit the bench's high-water mark across ``exec``), which reaps it with
+``os.wait4``: the resource usage is that command's own (``ru_maxrss``, KiB on Linux: the largest
+resident set of the command and of the children it reaped itself, such as forked workers; not their
+sum). ``resource.getrusage`` over ``RUSAGE_CHILDREN`` would give the largest of every child so far.
 
 The commands of one group run alternately, ``repeat`` rounds of one run each, so that noise on the
 shared machine falls on all of them alike; the figures are medians over the rounds.
@@ -11,12 +12,12 @@ shared machine falls on all of them alike; the figures are medians over the roun
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -26,6 +27,7 @@ import click
 
 ROOT = Path(__file__).resolve().parent.parent
 FLOORS = Path(__file__).resolve().parent / "bench_floors.py"
+CHILD = Path(__file__).resolve().parent / "bench_child.py"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,18 +67,21 @@ def floor(kind: str, path: Path) -> Command:
 
 
 def run_once(command: Command) -> Sample:
-    """Run the child to its end; wall time from start to reaping, peak RSS from ``wait4``."""
+    """Run the command to its end through ``bench_child.py``, which times it and reaps it with ``wait4``."""
     with tempfile.TemporaryFile() as errors:
-        start = time.perf_counter()
-        child = subprocess.Popen(command.argv, stdout=subprocess.DEVNULL, stderr=errors, env=child_env())
-        _, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if child.returncode not in command.ok_codes:
+        done = subprocess.run(
+            [sys.executable, str(CHILD), *command.argv],
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            env=child_env(),
+            check=True,
+        )
+        report = json.loads(done.stdout)
+        if report["code"] not in command.ok_codes:
             errors.seek(0)
             tail = errors.read()[-2000:].decode(errors="replace")
-            raise SystemExit(f"bench: {' '.join(command.argv)} exited {child.returncode}\n{tail}")
-    return Sample(seconds, usage.ru_maxrss / 1024)
+            raise SystemExit(f"bench: {' '.join(command.argv)} exited {report['code']}\n{tail}")
+    return Sample(report["seconds"], report["maxrss_kib"] / 1024)
 
 
 def interleaved(commands: Mapping[str, Command], repeat: int) -> dict[str, Figure]:
