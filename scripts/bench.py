@@ -271,15 +271,15 @@ def preamble(args: argparse.Namespace) -> str:
 
 
 LEGEND = """\
-ratio: floor time / command time (>= targets: speed as a share of the floor) for rows against a floor or
-validate; for 'imports', 't(N)', 'valid twin' and 'RSS at S' rows the cost ratio itself (<= targets).
-floors (whole processes, GC off, scripts/bench_floors.py): imports = import orjson, jsonschema_rs, click;
-orjson document = orjson.loads of the file;
-orjson lines = orjson.loads per line; orjson files = orjson.loads of each file; unzip+orjson = every
-member of the .eval zip decompressed (zstd) and orjson.loads. 't(N)' rows are timed in-process, the
-time column is t(4N). MB/s: input bytes on disk per second. peak RSS: os.wait4's ru_maxrss of the
-child (the largest process among it and its reaped workers, not their sum). -j1/all: time with -j 1
-over the default (all usable cores); n/a until the command takes --jobs."""
+ratio: floor time / command time for rows against a floor or validate (>= targets: speed as a share
+of the floor); the cost ratio itself for 'imports', 't(N)', 'valid twin' and 'RSS at S' rows (<=).
+floors, whole processes with the GC off (scripts/bench_floors.py): imports = import orjson,
+jsonschema_rs, click; orjson document = orjson.loads of the file; orjson lines = orjson.loads of each
+line; orjson files = orjson.loads of each file; unzip+orjson = each member of the .eval zip
+decompressed (zstd) and orjson.loads. 't(N)' rows are timed in-process; their time is t(4N).
+MB/s: input bytes on disk per second. peak RSS: ru_maxrss from os.wait4 (the largest process among
+the command and the workers it reaped, not their sum). -j1/all: time with -j 1 over the default
+(every usable core); n/a until the command takes --jobs."""
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -90,3 +90,14 @@ def test_rows_not_measured_stay_in_the_table_marked_with_the_option_that_measure
     rows = _table(bench.render(skipped).splitlines())
     assert all(row.endswith("--scaling 0") for row in rows)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_one_core_column_times_minus_j_1_against_the_default_only_where_jobs_exist() -> None:
+    bench = _bench_module()
+    command = bench.evalscore("validate", "runs.jsonl")
+    both = bench.with_one_core({"validate": command}, True)
+    assert both["validate -j1"].argv == (*command.argv, "-j", "1")
+    figures = {"validate": bench.Figure(1.0, 50.0), "validate -j1": bench.Figure(1.8, 50.0)}
+    assert bench.speedup(figures, "validate") == "1.80x"
+    assert bench.with_one_core({"validate": command}, False) == {"validate": command}
+    assert bench.speedup({"validate": bench.Figure(1.0, 50.0)}, "validate") == "n/a"
