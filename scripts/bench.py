@@ -3,7 +3,8 @@
 
 Every throughput row is a whole process (interpreter start-up included) timed against a floor
 process that reads the same bytes (``scripts/bench_floors.py``), the two run alternately
-``--repeat`` times and the medians compared; peak RSS comes from ``os.wait4`` on each child.
+``--repeat`` times and the medians compared; peak RSS comes from ``os.wait4`` on each command
+(started from ``scripts/bench_child.py``, see there why).
 The N-and-4N rows (``scripts/bench_scaling.py``) are timed inside this process. Data is generated
 once under bench-data/ (``scripts/bench_data.py``, ``scripts/bench_inspect.py``) and reused.
 Usage: python scripts/bench.py [--repeat 3] [--large] [sizes: see --help]
@@ -35,7 +36,7 @@ LINEAR_TARGET = Target("<=", bench_scaling.LINEAR_LIMIT)
 TWIN_TARGET = Target("<=", 2.0)
 START_TARGET = Target("<=", 2.5)
 FLAT_TARGET = Target("<=", 1.25)
-"""Peak RSS at 4S over S: 1 is flat; the interpreter's ~50 MB base hides nothing at these sizes."""
+"""Peak RSS at 4S over S: 1 is flat, 4 proportional (the interpreter's ~50 MB is in both)."""
 
 
 @dataclass(frozen=True, slots=True)
