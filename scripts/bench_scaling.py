@@ -186,14 +186,17 @@ COMMANDS: tuple[tuple[str, Callable[[Path, Path], None]], ...] = (
 )
 
 
-def _seconds(work: Callable[[], None], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def _seconds(work: Callable[[], None]) -> float:
+    gc.collect()
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
+def _alternating(small: Callable[[], None], large: Callable[[], None], repeat: int) -> tuple[float, float]:
+    """Medians of N and 4N timed in turn, ``repeat`` rounds: a burst of load falls on both sizes."""
+    rounds = [(_seconds(small), _seconds(large)) for _ in range(repeat)]
+    return statistics.median(t for t, _ in rounds), statistics.median(t for _, t in rounds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,21 +219,10 @@ def measure(directory: Path, repeat: int, scale: float = 1.0) -> list[Scaling]:
         small = _write(directory, f"scale-{case.build.__name__}-n", *case.build(n))
         large = _write(directory, f"scale-{case.build.__name__}-4n", *case.build(4 * n))
         for command, work in COMMANDS:
-            t_small = _seconds(lambda w=work, p=small: w(*p), repeat)  # type: ignore[misc]
-            t_large = _seconds(lambda w=work, p=large: w(*p), repeat)  # type: ignore[misc]
+            t_small, t_large = _alternating(
+                lambda w=work, p=small: w(*p),  # type: ignore[misc]
+                lambda w=work, p=large: w(*p),  # type: ignore[misc]
+                repeat,
+            )
             results.append(Scaling(command, case.dimension, n, t_small, t_large))
     return results
-
-
-def print_table(results: list[Scaling]) -> float:
-    """The table; returns the worst ratio."""
-    print(f"{'command':<16}{'grows along':<24}{'N':>8}{'t(N) s':>10}{'t(4N) s':>10}{'t(4N)/t(N)':>12}")
-    for result in results:
-        flag = "" if result.ratio <= LINEAR_LIMIT else "  super-linear"
-        print(
-            f"{result.command:<16}{result.dimension:<24}{result.n:>8}{result.small:>10.3f}"
-            f"{result.large:>10.3f}{result.ratio:>12.2f}{flag}"
-        )
-    worst = max(result.ratio for result in results)
-    print(f"worst t(4N)/t(N): {worst:.2f} (target <= {LINEAR_LIMIT:g}; 4 is linear)")
-    return worst

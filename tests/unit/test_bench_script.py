@@ -1,42 +1,103 @@
-"""scripts/bench.py runs and prints the throughput lines and the N-and-4N table that CONTRIBUTING describes."""
+"""scripts/bench.py runs at a tiny size and prints the one table CONTRIBUTING describes, every row in it."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+FACTORY = ROOT / "tests" / "unit" / "importers" / "inspect_log_factory.py"
+HEADER = ["command", "data", "shape", "time", "s", "MB/s", "against", "ratio", "target", "peak", "RSS", "MB", "-j1/all"]
+ROWS = 1 + 3 + 1 + 2 + 1 + 10 + 2 + 3
+"""start-up; one run, JSONL, large JSONL; small files; score against the floor and against validate;
+import; five N-and-4N cases for validate and score; the invalid twin's time and RSS; three flat-RSS rows."""
 
 
-def test_the_benchmark_prints_throughput_and_the_ratio_on_tiny_data(tmp_path: Path) -> None:
+def _factory() -> ModuleType:
+    """The importer tests' log factory, the module they imported if they ran first."""
+    loaded = sys.modules.get("inspect_log_factory")
+    if loaded is not None:
+        return loaded
+    spec = importlib.util.spec_from_file_location("inspect_log_factory", FACTORY)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def seed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session's real Inspect log (shared with the importer tests through one directory)."""
+    pytest.importorskip("inspect_ai", reason="inspect_ai is not installed (a dev dependency)")
+    logs: dict[str, Path] = _factory().session_logs(tmp_path_factory.getbasetemp() / "inspect-logs")
+    return logs["eval"]
+
+
+def _bench(data: Path, seed: Path, *extra: str) -> list[str]:
+    tiny = ["--repeat", "1", "--single-mb", "0.2", "--jsonl-mb", "0.2", "--large-mb", "0.3", "--files", "5"]
+    inputs = ["--inspect-samples", "12", "--inspect-seed", str(seed), "--twin-calls", "100", "--data-dir", str(data)]
     result = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "bench.py"),
-            "--single-mb",
-            "0.3",
-            "--jsonl-mb",
-            "0.3",
-            "--repeat",
-            "1",
-            "--data-dir",
-            str(tmp_path),
-            "--scaling",
-            "0.02",
-        ],
+        [sys.executable, str(ROOT / "scripts" / "bench.py"), *tiny, *inputs, *extra],
         capture_output=True,
         text=True,
         check=False,
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert lines[0].split() == ["input", "MB", "orjson", "MB/s", "validate", "MB/s", "ratio", "CLI", "s"]
-    assert len([line for line in lines if line.startswith(("single-", "runs-"))]) == 2
-    assert any(line.startswith("worst ratio validate/orjson: ") for line in lines)
-    scaling = [line for line in lines if line.startswith(("validate ", "score --suite "))]
-    assert len(scaling) == 10
-    assert all(re.search(r"\d+\.\d{3}\s+\d+\.\d{3}\s+(\d+\.\d{2}|inf)( {2}super-linear)?$", line) for line in scaling)
-    assert lines[-1].startswith("worst t(4N)/t(N): ")
+    return result.stdout.splitlines()
+
+
+def _table(lines: list[str]) -> list[str]:
+    rules = [index for index, line in enumerate(lines) if set(line) == {"-"}]
+    assert len(rules) == 2, lines
+    return lines[rules[0] + 1 : rules[1]]
+
+
+def test_the_benchmark_prints_one_table_with_every_command_and_shape(tmp_path: Path, seed_log: Path) -> None:
+    lines = _bench(tmp_path, seed_log, "--large", "--scaling", "0.01")
+    assert lines[0].startswith("evalscore bench, ")
+    assert lines[1].split() == HEADER
+    rows = _table(lines)
+    assert len(rows) == ROWS
+    assert all(row.startswith(("validate ", "score --suite ", "import inspect ")) for row in rows)
+    assert sum(bool(re.search(r" (<=|>=)\d+(\.\d+)? +(pass|FAIL) ", row)) for row in rows) == 19
+    assert sum(" t(N) " in row for row in rows) == 10
+    assert re.fullmatch(r"targets met: \d+ of 19( \(FAIL marks the others\))?", lines[len(rows) + 4])
+
+
+def _bench_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench", ROOT / "scripts" / "bench.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses resolve their module through sys.modules
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_rows_not_measured_stay_in_the_table_marked_with_the_option_that_measures_them(tmp_path: Path) -> None:
+    bench = _bench_module()
+    skipped = bench.scaling_rows(tmp_path, 1, 0.0)
+    assert len(skipped) == 10
+    rows = _table(bench.render(skipped).splitlines())
+    assert all(row.endswith("--scaling 0") for row in rows)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_one_core_column_times_minus_j_1_against_the_default_only_where_jobs_exist() -> None:
+    bench = _bench_module()
+    command = bench.evalscore("validate", "runs.jsonl")
+    both = bench.with_one_core({"validate": command}, True)
+    assert both["validate -j1"].argv == (*command.argv, "-j", "1")
+    figures = {"validate": bench.Figure(1.0, 50.0), "validate -j1": bench.Figure(1.8, 50.0)}
+    assert bench.speedup(figures, "validate") == "1.80x"
+    assert bench.with_one_core({"validate": command}, False) == {"validate": command}
+    assert bench.speedup({"validate": bench.Figure(1.0, 50.0)}, "validate") == "n/a"
