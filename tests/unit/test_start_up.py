@@ -20,7 +20,15 @@ from evalscore.validation.summary import ValidationSummary
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTNER_LOG = ROOT / "examples" / "partner-log.jsonl"
-NOT_ON_THE_VALIDATE_PATH = ("pydantic", "evalscore.models", "evalscore.scoring", "jsonschema", "yaml", "rich", "multiprocessing")
+NOT_ON_THE_VALIDATE_PATH = (
+    "pydantic",
+    "evalscore.models",
+    "evalscore.scoring",
+    "jsonschema",
+    "yaml",
+    "rich",
+    "multiprocessing",
+)
 
 _PROBE = """
 import json, sys
