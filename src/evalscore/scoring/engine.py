@@ -110,8 +110,7 @@ class Partial:
 def merge_partials(left: Partial, right: Partial) -> Partial:
     """``left`` then ``right``: exactly what one pass over both gives (the first listed items of a
     concatenation are the first of ``left``, then as many of ``right`` as fit)."""
-    total = PartialSum()
-    total.add(left)
+    total = PartialSum(left)
     total.add(right)
     return total.total()
 
@@ -141,8 +140,9 @@ class PartialSum:
         "_unlisted_refusals",
     )
 
-    def __init__(self) -> None:
-        self._aggregate = agg.empty()
+    def __init__(self, first: Partial | None = None) -> None:
+        """An empty sum, or one holding ``first`` (its aggregate taken as it is, not added to empty)."""
+        self._aggregate = agg.empty() if first is None else first.aggregate
         self._signals = SignalSum()
         self._disagreements: list[Disagreement] = []
         self._unlisted_disagreements = 0
@@ -151,9 +151,14 @@ class PartialSum:
         self._model_runs: dict[ScoringModel, int] = {}
         self._model_sources: dict[ScoringModel, list[str]] = {}
         self._suites: set[tuple[str, str]] = set()
+        if first is not None:
+            self._add_besides_aggregate(first)
 
     def add(self, part: Partial) -> None:
         self._aggregate = agg.merge(self._aggregate, part.aggregate)
+        self._add_besides_aggregate(part)
+
+    def _add_besides_aggregate(self, part: Partial) -> None:
         self._signals.add(part.signals)
         unlisted = fill(self._disagreements, part.disagreements, LISTED_PER_KIND)
         self._unlisted_disagreements += part.unlisted_disagreements + len(unlisted)
