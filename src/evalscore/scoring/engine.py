@@ -107,6 +107,10 @@ class Partial:
     """``(suite_id, suite_version)`` every run names."""
 
 
+EMPTY_PARTIAL: Final = Partial()
+"""The identity of ``merge_partials``."""
+
+
 def merge_partials(left: Partial, right: Partial) -> Partial:
     """``left`` then ``right``: exactly what one pass over both gives (the first listed items of a
     concatenation are the first of ``left``, then as many of ``right`` as fit)."""
@@ -140,9 +144,9 @@ class PartialSum:
         "_unlisted_refusals",
     )
 
-    def __init__(self, first: Partial | None = None) -> None:
-        """An empty sum, or one holding ``first`` (its aggregate taken as it is, not added to empty)."""
-        self._aggregate = agg.empty() if first is None else first.aggregate
+    def __init__(self, first: Partial = EMPTY_PARTIAL) -> None:
+        """A sum holding ``first`` (its aggregate taken as it is, not added to an empty one)."""
+        self._aggregate = first.aggregate
         self._signals = SignalSum()
         self._disagreements: list[Disagreement] = []
         self._unlisted_disagreements = 0
@@ -151,8 +155,7 @@ class PartialSum:
         self._model_runs: dict[ScoringModel, int] = {}
         self._model_sources: dict[ScoringModel, list[str]] = {}
         self._suites: set[tuple[str, str]] = set()
-        if first is not None:
-            self._add_besides_aggregate(first)
+        self._add_besides_aggregate(first)
 
     def add(self, part: Partial) -> None:
         self._aggregate = agg.merge(self._aggregate, part.aggregate)

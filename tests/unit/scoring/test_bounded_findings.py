@@ -170,7 +170,8 @@ def test_each_model_keeps_the_first_sources_in_input_order_and_counts_every_run(
 def test_a_model_whose_sources_are_all_named_is_not_counted_in_the_refusal() -> None:
     detail = engine.model_detail(ModelRuns("v2", 2, ("b.json", "a.json")))
     assert detail == "v2: a.json, b.json"
-    assert engine.model_detail(ModelRuns("v3", 3, ("c.json",))) == "v3: 3 runs (c.json and 2 more)"
+    assert engine.model_detail(ModelRuns("v3", 2, ("c.json",))) == "v3: 2 runs (c.json and 1 more)"
+    assert engine.model_detail(ModelRuns("v3", 1_003, ("c.json",))) == "v3: 1,003 runs (c.json and 1,002 more)"
 
 
 # --- merging ---------------------------------------------------------------------------------
