@@ -484,7 +484,9 @@ def test_the_json_report_has_exactly_the_stable_keys() -> None:
         "counts",
         "signals",
         "disagreements",
+        "unlisted_disagreements",
         "refusals",
+        "unlisted_refusals",
         "decision",
     }
     assert set(report["rates"]) == {

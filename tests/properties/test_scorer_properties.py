@@ -15,13 +15,14 @@ from functools import reduce
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+from unittest import mock
 
 from _budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalscore.models import Run, ScoredRun
-from evalscore.scoring import SourcedRun, score
+from evalscore.scoring import SourcedRun, engine, score
 from evalscore.scoring.engine import Partial, build_report, merge_partials, score_run
 from evalscore.scoring.join import index_suites
 from evalscore.scoring.report import ScoreReport
@@ -321,6 +322,35 @@ def test_merging_the_partials_of_any_split_equals_scoring_the_whole(
     whole = score(runs, [SUITE] if rederive else [], scoring_model=model)
     assert build_report(merged, rederived=rederive, scoring_model=model) == whole
     assert_totals_match_the_documents(whole, docs, facts)
+
+
+@CORPUS_SETTINGS
+@given(corpus(), MODES, st.data(), st.integers(0, 3), st.integers(0, 2))
+def test_under_any_listing_bound_a_split_merges_into_the_whole_and_the_decision_sees_every_finding(
+    generated: Any, mode: tuple[bool, str | None], data: st.DataObject, listed: int, sources: int
+) -> None:
+    docs, _ = generated
+    rederive, model = mode
+    runs = sourced(docs)
+    suites = [SUITE] if rederive else []
+    unbounded = score(runs, suites, scoring_model=model)
+    with mock.patch.object(engine, "LISTED_PER_KIND", listed), mock.patch.object(engine, "SOURCES_PER_MODEL", sources):
+        index = index_suites(suites) if rederive else None
+        params = SignalParams()
+        partials = [score_run(run, index=index, scoring_model=model, signal_params=params) for run in runs]
+        cuts = sorted(data.draw(st.lists(st.integers(0, len(partials)), max_size=3)))
+        groups = [partials[start:end] for start, end in itertools.pairwise([0, *cuts, len(partials)])]
+        merged = reduce(merge_partials, (reduce(merge_partials, group, Partial()) for group in groups), Partial())
+        bounded = score(runs, suites, scoring_model=model)
+        assert build_report(merged, rederived=rederive, scoring_model=model) == bounded
+    assert all(len(runs.sources) <= sources for runs in merged.recorded_models)
+    assert bounded.disagreements == unbounded.disagreements[:listed]
+    assert len(bounded.disagreements) + bounded.unlisted_disagreements == len(unbounded.disagreements)
+    mixed = "scoring-models-mixed"
+    found = [refusal for refusal in bounded.refusals if refusal.code != mixed]
+    assert found == [refusal for refusal in unbounded.refusals if refusal.code != mixed][:listed]
+    assert len(bounded.refusals) + bounded.unlisted_refusals == len(unbounded.refusals)
+    assert (bounded.decision, bounded.counts, bounded.rates) == (unbounded.decision, unbounded.counts, unbounded.rates)
 
 
 def assert_totals_match_the_documents(

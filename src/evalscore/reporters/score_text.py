@@ -83,7 +83,8 @@ def _signals_table(report: ScoreReport) -> Table:
 
 def _render_findings(console: Console, report: ScoreReport) -> None:
     if report.disagreements:
-        console.print(f"[bold]Recorded scores that disagree with the evidence[/] ({len(report.disagreements)}):")
+        total = len(report.disagreements) + report.unlisted_disagreements
+        console.print(f"[bold]Recorded scores that disagree with the evidence[/] ({total}):")
         for item in report.disagreements:
             console.print(
                 f"  {shown(item.source)} {shown(item.pointer)}: {shown(item.field)} recorded "
@@ -91,14 +92,22 @@ def _render_findings(console: Console, report: ScoreReport) -> None:
                 f"(under {item.scoring_model})",
                 highlight=False,
             )
+        _render_unlisted(console, report.unlisted_disagreements, "disagreement(s)")
     if report.refusals:
-        console.print(f"[bold]Refused: not derivable honestly[/] ({len(report.refusals)}):")
+        total = len(report.refusals) + report.unlisted_refusals
+        console.print(f"[bold]Refused: not derivable honestly[/] ({total}):")
         for refusal in report.refusals:
             console.print(
                 f"  {refusal.code} {shown(refusal.source)} {shown(refusal.pointer or '/')}: "
                 f"{shown_message(refusal.reason)}",
                 highlight=False,
             )
+        _render_unlisted(console, report.unlisted_refusals, "refusal(s)")
+
+
+def _render_unlisted(console: Console, unlisted: int, what: str) -> None:
+    if unlisted:
+        console.print(f"  ... and {unlisted:,} more {what} not listed; the decision counts them", highlight=False)
 
 
 def render_score_text(report: ScoreReport, *, color: bool = False, width: int = 100) -> str:

@@ -3,7 +3,7 @@
 from evalscore.scoring.aggregate import Aggregate, compute_rates, empty, merge
 from evalscore.scoring.compare import Disagreement, compare_step
 from evalscore.scoring.decision import Thresholds, decide
-from evalscore.scoring.engine import Partial, SourcedRun, build_report, merge_partials, score, score_run
+from evalscore.scoring.engine import ModelRuns, Partial, SourcedRun, build_report, merge_partials, score, score_run
 from evalscore.scoring.gate_matching import OrderingUnobserved, match_mandated
 from evalscore.scoring.join import SuiteIndex, index_suites, join_run
 from evalscore.scoring.rederive import Rederived, StepPlace, rederive_step
@@ -15,6 +15,7 @@ __all__ = [
     "Aggregate",
     "Disagreement",
     "InputRef",
+    "ModelRuns",
     "OrderingUnobserved",
     "Partial",
     "Rederived",

@@ -20,7 +20,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from evalscore import __version__
 from evalscore.models.review import ScoredStepResult
@@ -49,7 +49,9 @@ from evalscore.scoring.report import (
     ToolSignal,
 )
 from evalscore.scoring.representable import oversized_count
-from evalscore.scoring.signals import SignalParams, Signals, SignalSum, empty_signals, merge_signals, signals_of
+from evalscore.scoring.signals import SignalParams, Signals, SignalSum, empty_signals, signals_of
+
+_T = TypeVar("_T")
 
 DEFAULT_MODEL: Final[ScoringModel] = "v3"
 """evalscore's scoring model for re-derivation."""
@@ -63,60 +65,134 @@ class SourcedRun:
     run: RunOf[Any]
 
 
+LISTED_PER_KIND: Final = 10_000
+"""Refusals, and disagreements, a report lists: past these they are counted, not kept, so memory
+does not grow with the input (a log where every step is refused has as many refusals as steps)."""
+SOURCES_PER_MODEL: Final = 10
+"""Sources named per recorded scoring model (the mixed-model refusal); the other runs are counted."""
+
+RefusalTally = tuple[tuple[str, int, int], ...]
+"""``(code, refusals, steps they cover)`` per refusal code, sorted by code."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRuns:
+    """The runs recorded under one scoring model: how many, and the first ``SOURCES_PER_MODEL`` sources."""
+
+    model: ScoringModel
+    runs: int
+    sources: tuple[str, ...]
+    """In input order."""
+
+
 @dataclass(frozen=True, slots=True)
 class Partial:
-    """What scoring part of a corpus gives; ``merge_partials`` combines parts in input order."""
+    """What scoring part of a corpus gives; ``merge_partials`` combines parts in input order.
+
+    Findings are listed up to ``LISTED_PER_KIND`` per kind, the first in input order; the others
+    are counted (``unlisted_*``) so that the decision still sees every one.
+    """
 
     aggregate: agg.Aggregate = field(default_factory=agg.empty)
     signals: Signals = field(default_factory=empty_signals)
     disagreements: tuple[Disagreement, ...] = ()
+    unlisted_disagreements: int = 0
+    """Disagreements found past the listed ones."""
     refusals: tuple[Refusal, ...] = ()
-    recorded_models: tuple[tuple[ScoringModel, str], ...] = ()
-    """``(recorded scoring model, source)`` of every run."""
+    unlisted_refusals: RefusalTally = ()
+    """Refusals made past the listed ones, per code."""
+    recorded_models: tuple[ModelRuns, ...] = ()
+    """The runs per recorded scoring model, sorted by model."""
     suites: frozenset[tuple[str, str]] = frozenset()
     """``(suite_id, suite_version)`` every run names."""
 
 
+EMPTY_PARTIAL: Final = Partial()
+"""The identity of ``merge_partials``."""
+
+
 def merge_partials(left: Partial, right: Partial) -> Partial:
-    return Partial(
-        aggregate=agg.merge(left.aggregate, right.aggregate),
-        signals=merge_signals(left.signals, right.signals),
-        disagreements=left.disagreements + right.disagreements,
-        refusals=left.refusals + right.refusals,
-        recorded_models=left.recorded_models + right.recorded_models,
-        suites=left.suites | right.suites,
-    )
+    """``left`` then ``right``: exactly what one pass over both gives (the first listed items of a
+    concatenation are the first of ``left``, then as many of ``right`` as fit)."""
+    total = PartialSum(left)
+    total.add(right)
+    return total.total()
+
+
+def fill(kept: list[_T], items: Sequence[_T], bound: int) -> Sequence[_T]:
+    """Append to ``kept`` the first of ``items`` that fit under ``bound``; return the others."""
+    room = max(bound - len(kept), 0)
+    kept.extend(items[:room])
+    return items[room:]
 
 
 class PartialSum:
     """Partials added up in place, in input order: adding a part costs the size of the part, never
-    of the sum so far, so a corpus of n runs (or a run of n steps) is summed in O(n)."""
+    of the sum so far, so a corpus of n runs (or a run of n steps) is summed in O(n). What it keeps
+    is bounded: ``LISTED_PER_KIND`` refusals and disagreements, ``SOURCES_PER_MODEL`` sources per
+    recorded model, counts for the rest, a tally per refusal code, tool and suite."""
 
-    __slots__ = ("_aggregate", "_disagreements", "_recorded_models", "_refusals", "_signals", "_suites")
+    __slots__ = (
+        "_aggregate",
+        "_disagreements",
+        "_model_runs",
+        "_model_sources",
+        "_refusals",
+        "_signals",
+        "_suites",
+        "_unlisted_disagreements",
+        "_unlisted_refusals",
+    )
 
-    def __init__(self) -> None:
-        self._aggregate = agg.empty()
+    def __init__(self, first: Partial = EMPTY_PARTIAL) -> None:
+        """A sum holding ``first`` (its aggregate taken as it is, not added to an empty one)."""
+        self._aggregate = first.aggregate
         self._signals = SignalSum()
         self._disagreements: list[Disagreement] = []
+        self._unlisted_disagreements = 0
         self._refusals: list[Refusal] = []
-        self._recorded_models: list[tuple[ScoringModel, str]] = []
+        self._unlisted_refusals: dict[str, list[int]] = {}
+        self._model_runs: dict[ScoringModel, int] = {}
+        self._model_sources: dict[ScoringModel, list[str]] = {}
         self._suites: set[tuple[str, str]] = set()
+        self._add_besides_aggregate(first)
 
     def add(self, part: Partial) -> None:
         self._aggregate = agg.merge(self._aggregate, part.aggregate)
+        self._add_besides_aggregate(part)
+
+    def _add_besides_aggregate(self, part: Partial) -> None:
         self._signals.add(part.signals)
-        self._disagreements.extend(part.disagreements)
-        self._refusals.extend(part.refusals)
-        self._recorded_models.extend(part.recorded_models)
+        unlisted = fill(self._disagreements, part.disagreements, LISTED_PER_KIND)
+        self._unlisted_disagreements += part.unlisted_disagreements + len(unlisted)
+        for refusal in fill(self._refusals, part.refusals, LISTED_PER_KIND):
+            self._count_unlisted(refusal.code, 1, refusal.steps)
+        for code, refusals, steps in part.unlisted_refusals:
+            self._count_unlisted(code, refusals, steps)
+        for runs in part.recorded_models:
+            self._model_runs[runs.model] = self._model_runs.get(runs.model, 0) + runs.runs
+            fill(self._model_sources.setdefault(runs.model, []), runs.sources, SOURCES_PER_MODEL)
         self._suites.update(part.suites)
+
+    def _count_unlisted(self, code: str, refusals: int, steps: int) -> None:
+        tally = self._unlisted_refusals.setdefault(code, [0, 0])
+        tally[0] += refusals
+        tally[1] += steps
 
     def total(self) -> Partial:
         return Partial(
             aggregate=self._aggregate,
             signals=self._signals.total(),
             disagreements=tuple(self._disagreements),
+            unlisted_disagreements=self._unlisted_disagreements,
             refusals=tuple(self._refusals),
-            recorded_models=tuple(self._recorded_models),
+            unlisted_refusals=tuple(
+                (code, refusals, steps) for code, (refusals, steps) in sorted(self._unlisted_refusals.items())
+            ),
+            recorded_models=tuple(
+                ModelRuns(model, self._model_runs[model], tuple(self._model_sources[model]))
+                for model in sorted(self._model_runs)
+            ),
             suites=frozenset(self._suites),
         )
 
@@ -152,7 +228,7 @@ def run_facts(sourced: SourcedRun, params: SignalParams) -> Partial:
     return Partial(
         aggregate=agg.aggregate(agg.from_review(review_of(step)) for step in steps_of(run)),
         signals=signals_of(gate_events_of(run), params),
-        recorded_models=((run.scoring_model, sourced.source),),
+        recorded_models=(ModelRuns(run.scoring_model, 1, (sourced.source,)),),
         suites=frozenset({(run.suite_id, run.suite_version)}),
     )
 
@@ -347,15 +423,11 @@ def refusal_entry(item: Refusal) -> RefusalEntry:
     return RefusalEntry(**dataclasses.asdict(item))
 
 
-def mixed_models_refusal(recorded_models: Sequence[tuple[ScoringModel, str]]) -> Refusal | None:
+def mixed_models_refusal(recorded_models: Sequence[ModelRuns]) -> Refusal | None:
     """Recorded figures from several scoring models cannot be added up into one rate."""
-    models = Counter(model for model, _ in recorded_models)
-    if len(models) <= 1:
+    if len(recorded_models) <= 1:
         return None
-    detail = "; ".join(
-        f"{model}: {', '.join(sorted(source for seen, source in recorded_models if seen == model))}"
-        for model in sorted(models)
-    )
+    detail = "; ".join(model_detail(runs) for runs in sorted(recorded_models, key=lambda runs: runs.model))
     return Refusal(
         code=SCORING_MODELS_MIXED,
         reason=(
@@ -367,15 +439,28 @@ def mixed_models_refusal(recorded_models: Sequence[tuple[ScoringModel, str]]) ->
     )
 
 
-def refusal_summary(refusals: Sequence[Refusal]) -> list[str]:
-    """One decision reason for all refusals (the entries carry the detail)."""
-    if not refusals:
-        return []
+def model_detail(runs: ModelRuns) -> str:
+    """``v1: a.json, c.json``; past the sources kept, ``v2: 12 runs (a.jsonl:1, ... and 2 more)``."""
+    named = ", ".join(sorted(runs.sources))
+    more = runs.runs - len(runs.sources)
+    if more <= 0:
+        return f"{runs.model}: {named}"
+    return f"{runs.model}: {runs.runs:,} runs ({named} and {more:,} more)"
+
+
+def refusal_summary(refusals: Sequence[Refusal], unlisted: RefusalTally = ()) -> list[str]:
+    """One decision reason for all refusals, listed or not (the entries carry the detail)."""
+    codes: Counter[str] = Counter(refusal.code for refusal in refusals)
     steps = sum(refusal.steps for refusal in refusals)
-    codes = Counter(refusal.code for refusal in refusals)
+    for code, count, covered in unlisted:
+        codes[code] += count
+        steps += covered
+    total = codes.total()
+    if not total:
+        return []
     kinds = ", ".join(f"{code}: {count}" for code, count in sorted(codes.items()))
     return [
-        f"{len(refusals)} refusal(s) ({kinds}) covering {steps} step(s): those figures are not derivable honestly, "
+        f"{total} refusal(s) ({kinds}) covering {steps} step(s): those figures are not derivable honestly, "
         "so the decision is refused rather than pass or fail; the rates exclude the refused steps (see refusals)"
     ]
 
@@ -385,8 +470,8 @@ def report_model(partial: Partial, rederived: bool, scoring_model: ScoringModel 
         return scoring_model or DEFAULT_MODEL
     if scoring_model is not None:
         return scoring_model
-    models = {model for model, _ in partial.recorded_models}
-    return next(iter(models)) if len(models) == 1 else None
+    models = [runs.model for runs in partial.recorded_models]
+    return models[0] if len(models) == 1 else None
 
 
 def report_notes(rederived: bool, model: ScoringModel | None) -> list[str]:
@@ -433,8 +518,8 @@ def build_report(
         rates,
         thresholds,
         scope=Scope(source=source, scoring_model=model, suites=suites),
-        refusal_reasons=refusal_summary(refusals),
-        disagreements=len(partial.disagreements),
+        refusal_reasons=refusal_summary(refusals, partial.unlisted_refusals),
+        disagreements=len(partial.disagreements) + partial.unlisted_disagreements,
         baseline=baseline,
     )
     return ScoreReport(
@@ -448,7 +533,9 @@ def build_report(
         counts=counts_section(partial.aggregate, computed),
         signals=signals_section(partial.signals, params),
         disagreements=[disagreement_entry(item) for item in partial.disagreements],
+        unlisted_disagreements=partial.unlisted_disagreements,
         refusals=[refusal_entry(item) for item in refusals],
+        unlisted_refusals=sum(count for _, count, _ in partial.unlisted_refusals),
         decision=decision,
     )
 

@@ -308,9 +308,17 @@ class ScoreReport(ReportModel):
     signals: SignalsReport
     """Oversight signals, unscored."""
     disagreements: list[DisagreementEntry]
-    """Recorded auto scores the evidence contradicts."""
+    """Recorded auto scores the evidence contradicts, in input order: every one, unless there are
+    more than 10,000 (then the first 10,000: memory must not grow with the input)."""
+    unlisted_disagreements: Count = 0
+    """Disagreements found but not listed in ``disagreements``; the decision counts them. Absent
+    from reports written before the list was bounded, which listed every one (so: 0)."""
     refusals: list[RefusalEntry]
-    """Figures not derivable honestly."""
+    """Figures not derivable honestly, in input order: every one, unless there are more than 10,000
+    (then the first 10,000, and the refusal of mixed scoring models when there is one)."""
+    unlisted_refusals: Count = 0
+    """Refusals made but not listed in ``refusals``; the decision counts them. Absent from reports
+    written before the list was bounded, which listed every one (so: 0)."""
     decision: Decision
     """The verdict and exit code."""
 

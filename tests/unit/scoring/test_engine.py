@@ -154,7 +154,9 @@ def test_the_json_report_has_the_published_keys_and_validates_against_its_schema
         "counts",
         "signals",
         "disagreements",
+        "unlisted_disagreements",
         "refusals",
+        "unlisted_refusals",
         "decision",
     ]
     assert set(document["rates"]) == {

@@ -16,7 +16,7 @@ from evalscore.models import EvalSuite
 from evalscore.models.run import MandatedGateScore
 from evalscore.scoring import SourcedRun, engine, gate_matching, score, signals
 from evalscore.scoring.compare import Disagreement
-from evalscore.scoring.engine import Partial, merge_partials, sum_partials
+from evalscore.scoring.engine import ModelRuns, Partial, merge_partials, sum_partials
 from evalscore.scoring.join import JoinedStep, index_suites, join_run
 from evalscore.scoring.signals import SignalParams, SignalSum, event_signals, merge_signals
 
@@ -87,7 +87,7 @@ def refused_runs(count: int) -> list[SourcedRun]:
 
 def copied(left: Partial, right: Partial) -> int:
     """What merging copies from its left operand: the items already summed."""
-    return len(left.refusals) + len(left.disagreements) + len(left.recorded_models)
+    return len(left.refusals) + len(left.disagreements) + sum(len(runs.sources) for runs in left.recorded_models)
 
 
 @pytest.mark.parametrize("count", [100, 400])
@@ -126,7 +126,8 @@ def test_partials_summed_in_place_are_the_pairwise_merges() -> None:
     expected = reduce(merge_partials, parts, Partial())
     assert sum_partials(parts) == expected
     assert len(expected.refusals) == 9
-    assert [source for _, source in expected.recorded_models][:2] == ["runs.jsonl:0", "runs.jsonl:1"]
+    (v1,) = (runs for runs in expected.recorded_models if runs.model == "v1")
+    assert (v1.runs, v1.sources[:2]) == (9, ("runs.jsonl:0", "runs.jsonl:1"))
 
 
 @pytest.mark.parametrize("count", [500, 2000])
@@ -183,16 +184,16 @@ def disagreement(step_n: int) -> Disagreement:
 def test_merging_two_partials_keeps_both_sides_in_order() -> None:
     left = Partial(
         disagreements=(disagreement(1),),
-        recorded_models=(("v1", "a.json"),),
+        recorded_models=(ModelRuns("v1", 1, ("a.json",)),),
         suites=frozenset({("s", "1.0.0")}),
     )
     right = Partial(
         disagreements=(disagreement(2), disagreement(3)),
-        recorded_models=(("v2", "b.json"),),
+        recorded_models=(ModelRuns("v2", 1, ("b.json",)),),
         suites=frozenset({("s", "2.0.0"), ("s", "1.0.0")}),
     )
     merged = merge_partials(left, right)
     assert [item.step_n for item in merged.disagreements] == [1, 2, 3]
-    assert merged.recorded_models == (("v1", "a.json"), ("v2", "b.json"))
+    assert merged.recorded_models == (ModelRuns("v1", 1, ("a.json",)), ModelRuns("v2", 1, ("b.json",)))
     assert merged.suites == frozenset({("s", "1.0.0"), ("s", "2.0.0")})
     assert sum_partials([left, right]) == merged

@@ -29,6 +29,7 @@ def test_a_count_beyond_2_to_the_53_refuses_the_run_naming_the_count(counts: dic
     (refusal,) = report.refusals
     assert (refusal.code, refusal.steps) == ("count-unrepresentable", 2)
     assert report.counts.refused_steps == 2
+    assert (report.counts.total_steps, [suite.id for suite in report.suites]) == (2, ["suite"])  # still counted
     assert refusal.pointer == f"/task_results/0/step_results/1/auto_score/gates/discretionary/{name}"
     assert report.decision.outcome == "refused"
 
