@@ -109,12 +109,12 @@ def supports_jobs(*names: str) -> bool:
     """
     from evalscore.cli.main import main  # noqa: PLC0415 - only the bench's parent reads the commands
 
-    command: click.Command = main
+    command: click.Command | None = main
     for name in names:
-        if not isinstance(command, click.Group) or name not in command.commands:
+        if not isinstance(command, click.Group):
             return False
-        command = command.commands[name]
-    return any("--jobs" in parameter.opts for parameter in command.params)
+        command = command.get_command(click.Context(command), name)  # the group loads its commands lazily
+    return command is not None and any("--jobs" in parameter.opts for parameter in command.params)
 
 
 def usable_cores() -> int:

@@ -101,3 +101,11 @@ def test_the_one_core_column_times_minus_j_1_against_the_default_only_where_jobs
     assert bench.speedup(figures, "validate") == "1.80x"
     assert bench.with_one_core({"validate": command}, False) == {"validate": command}
     assert bench.speedup({"validate": bench.Figure(1.0, 50.0)}, "validate") == "n/a"
+
+
+def test_the_bench_finds_the_jobs_option_on_validate_and_score_and_not_on_import() -> None:
+    supports_jobs = _bench_module().supports_jobs
+    assert supports_jobs("validate") is True
+    assert supports_jobs("score") is True
+    assert supports_jobs("import", "inspect") is False
+    assert supports_jobs("no-such-command") is False
