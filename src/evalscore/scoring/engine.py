@@ -17,6 +17,7 @@ rates are still printed over the derivable steps, with the refused ones counted.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -291,6 +292,16 @@ def score_run_recorded(sourced: SourcedRun, model: ScoringModel | None, params: 
     return merge_partials(facts, Partial(aggregate=autos))
 
 
+RUN_ID_DIGEST_BYTES: Final = 16
+"""128 bits: two different ids share a digest with odds far below one in 10^20 for a billion runs,
+and a chosen collision of BLAKE2b is out of reach."""
+
+
+def run_id_digest(run_id: str) -> bytes:
+    """A fixed-size key for a run id; a lone surrogate (a JSON ``\\ud800`` escape) is hashed as it is."""
+    return hashlib.blake2b(run_id.encode("utf-8", "surrogatepass"), digest_size=RUN_ID_DIGEST_BYTES).digest()
+
+
 class RepeatedRuns:
     """The run ids scored so far: a run met again would weigh twice, so it is refused instead.
 
@@ -299,7 +310,9 @@ class RepeatedRuns:
     """
 
     def __init__(self) -> None:
-        self._first_source: dict[str, str] = {}
+        self._first_source: dict[bytes, str] = {}
+        """Where each run id was first met, keyed by a digest of the id: an id is a string of any
+        length from the log, and keeping every one whole would let a log of long ids fill memory."""
 
     def refusal(self, sourced: SourcedRun) -> Partial | None:
         """None for a run id not met before (now remembered); else a refusal of the whole run."""
@@ -307,9 +320,10 @@ class RepeatedRuns:
 
     def refusal_of(self, run_id: str, source: str, steps: int) -> Partial | None:
         """``refusal`` of a run known by its id, source and step count (a run scored in another process)."""
-        first = self._first_source.get(run_id)
+        key = run_id_digest(run_id)
+        first = self._first_source.get(key)
         if first is None:
-            self._first_source[run_id] = source
+            self._first_source[key] = source
             return None
         refusal = Refusal(
             code=RUN_REPEATED,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from evalscore.scoring import SourcedRun, Thresholds, score
-from evalscore.scoring.engine import RepeatedRuns
+from evalscore.scoring.engine import RUN_ID_DIGEST_BYTES, RepeatedRuns, run_id_digest
 
 from .builders import REFUND, approval, gate, run, step_def, step_result, suite, task_def
 
@@ -61,3 +61,30 @@ def test_a_run_known_only_by_its_id_source_and_steps_is_refused_as_the_same_run(
     again = repeated.refusal(SourcedRun("b.json", VIOLATED))
     assert again is not None
     assert "log.jsonl:1" in again.refusals[0].reason
+
+
+def test_run_ids_are_remembered_by_a_fixed_size_digest_not_whole() -> None:
+    repeated = RepeatedRuns()
+    long_ids = [f"{index}-" + "x" * 100_000 for index in range(50)]
+    assert [repeated.refusal_of(run_id, f"log.jsonl:{n}", 1) for n, run_id in enumerate(long_ids)] == [None] * 50
+    kept = repeated._first_source
+    assert len(kept) == 50
+    assert {len(key) for key in kept} == {RUN_ID_DIGEST_BYTES}
+    again = repeated.refusal_of(long_ids[7], "log.jsonl:99", 1)
+    assert again is not None
+    assert "was already read from log.jsonl:7" in again.refusals[0].reason
+
+
+def test_ids_that_differ_only_in_a_lone_surrogate_are_different_runs_and_each_repeat_is_refused() -> None:
+    repeated = RepeatedRuns()
+    assert repeated.refusal_of("r\ud800", "a:1", 1) is None
+    assert repeated.refusal_of("r\ud801", "a:2", 1) is None
+    assert repeated.refusal_of("r", "a:3", 1) is None
+    assert repeated.refusal_of("r\ud800", "a:4", 1) is not None
+    assert repeated.refusal_of("r\ud801", "a:5", 1) is not None
+
+
+def test_the_digest_tells_every_id_apart_over_many_ids() -> None:
+    ids = [f"run-{index}" for index in range(20_000)]
+    assert len({run_id_digest(run_id) for run_id in ids}) == 20_000
+    assert run_id_digest("a") == run_id_digest("a")
