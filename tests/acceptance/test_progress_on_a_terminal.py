@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import pty
 import select
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -13,8 +14,9 @@ ROOT = Path(__file__).resolve().parents[2]
 RUN_LINES = (ROOT / "examples" / "partner-log.jsonl").read_bytes().splitlines()
 
 
-def _run_with_stderr_on_a_terminal(*args: str) -> tuple[int, bytes, bytes]:
-    """Exit code, stdout (a pipe) and what reached the terminal on stderr."""
+def _run_with_stderr_on_a_terminal(*args: str, interrupt_on: bytes | None = None) -> tuple[int, bytes, bytes]:
+    """Exit code, stdout (a pipe) and what reached the terminal on stderr; with ``interrupt_on``,
+    the process is sent SIGINT (Ctrl-C) once that text has reached the terminal."""
     controller, terminal = pty.openpty()
     process = subprocess.Popen(
         [sys.executable, "-m", "evalscore", *args],
@@ -36,6 +38,9 @@ def _run_with_stderr_on_a_terminal(*args: str) -> tuple[int, bytes, bytes]:
         if not chunk:
             break
         shown += chunk
+        if interrupt_on is not None and interrupt_on in shown:
+            process.send_signal(signal.SIGINT)
+            interrupt_on = None
     os.close(controller)
     assert process.stdout is not None
     with process.stdout:
@@ -61,3 +66,16 @@ def test_a_short_command_shows_nothing_on_the_terminal(tmp_path: Path) -> None:
     assert code == 0
     assert out.startswith(b"VALID: 2 artifact(s)")
     assert shown == b""
+
+
+def test_an_interrupted_command_removes_the_line_and_gives_the_cursor_back(tmp_path: Path) -> None:
+    log = tmp_path / "runs.jsonl"
+    log.write_bytes(b"\n".join(RUN_LINES * 100_000) + b"\n")  # 200,000 runs: several seconds in one process
+    code, out, shown = _run_with_stderr_on_a_terminal(
+        "validate", "-j", "1", str(log), interrupt_on=b"artifacts checked"
+    )
+    assert code == 130
+    assert out == b""
+    assert b"evalscore: interrupted" in shown
+    assert shown.rindex(b"\x1b[?25h") > shown.rindex(b"artifacts checked")  # the cursor rich hid is shown again
+    assert shown.rindex(b"\x1b[2K") > shown.rindex(b"artifacts checked")  # and the count line erased

@@ -151,3 +151,18 @@ def test_on_a_terminal_the_report_is_coloured_and_the_runs_are_counted_on_stderr
     plain = invoke("score", LOG, "--suite", SUITE, "--format", "json")
     assert "\x1b" not in plain.stdout
     assert json.loads(plain.stdout)["decision"]["exit_code"] == 0
+
+
+def test_the_invalid_input_report_points_at_validate_to_show_every_finding(tmp_path: Path) -> None:
+    run = json.loads(Path(LOG).read_text().splitlines()[0])
+    step = run["task_results"][0]["step_results"][0]
+    step["agent_tool_calls"] = [{"tool": 1, "args": {}, "result": None}] * 300  # 300 wrongly typed tool names
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(run))
+    result = invoke("score", bad)
+    assert result.exit_code == 3
+    assert "more finding(s); use evalscore validate --max-errors 0 to find and show all" in result.stdout
+    assert "use --max-errors 0" not in result.stdout  # score has no --max-errors
+    checked = invoke("validate", bad, "--max-errors", "0")
+    assert checked.exit_code == 1
+    assert checked.stdout.count("schema.type") == 300

@@ -169,3 +169,31 @@ def test_no_colour_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
     progress.done()
     assert "\x1b[3" not in terminal.getvalue()  # no foreground colour; cursor and erase codes remain
     assert "1 runs checked" in terminal.getvalue()
+
+
+def test_used_as_a_context_the_line_is_removed_and_the_cursor_shown_when_the_command_is_interrupted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    terminal = on_a_terminal(monkeypatch)
+
+    def interrupted() -> None:
+        with Progress("runs", every=1) as progress:
+            progress.tick()
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        interrupted()
+    written = terminal.getvalue()
+    assert "1 runs checked" in written
+    assert written.endswith(ERASE_LINE)
+    assert written.rindex(SHOW_CURSOR) > written.rindex("1 runs checked")
+
+
+def test_a_long_message_written_meanwhile_is_not_rewrapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    terminal = on_a_terminal(monkeypatch)
+    monkeypatch.setenv("COLUMNS", "40")
+    message = "evalscore import inspect: " + "a very long path with spaces " * 10 + "is unreadable"
+    with Progress("logs", verb="imported", every=1) as progress:
+        progress.tick()
+        sys.stderr.write(message + "\n")
+    assert message + "\n" in terminal.getvalue()

@@ -118,11 +118,8 @@ def _import_into(
     sink: AtomicOutput, logs: Iterable[str], humans: frozenset[str], suite: EvalSuite | None, max_member_bytes: int
 ) -> tuple[_Tally, list[InspectImportError]]:
     """Each log's Run as one line of ``sink``; every failure is reported as it happens and returned."""
-    progress = Progress("samples", verb="read")
-    try:
+    with Progress("samples", verb="read") as progress:
         return _import_each(sink, logs, humans, suite, max_member_bytes, progress)
-    finally:
-        progress.done()
 
 
 def _import_each(

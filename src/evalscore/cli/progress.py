@@ -22,7 +22,8 @@ REDRAW_SECONDS: Final = 0.1
 
 
 class Progress:
-    """Counts ``noun`` (``artifacts checked``, ``samples read``): ``tick`` per item, ``done`` at the end.
+    """Counts ``noun`` (``artifacts checked``, ``samples read``): ``tick`` per item, ``done`` at the end
+    (or use it as a context manager, which calls ``done`` however the block ends).
 
     With ``total``, a bar and the count out of it; without, the count and the rate.
     """
@@ -49,6 +50,14 @@ class Progress:
             return
         self._line.draw(self._count)
         self._drawn_at = time.monotonic()  # after drawing: the first draw imports rich, which takes a while
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        """The line is removed however the command ends: rich hides the cursor while it is shown,
+        and an interrupted command must give it back."""
+        self.done()
 
     def done(self) -> None:
         """The last count drawn, then the line removed; nothing when no line was shown."""

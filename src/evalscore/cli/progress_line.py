@@ -29,7 +29,9 @@ class ProgressLine:
         if total is not None:
             columns.append(BarColumn())
         columns.extend([_Rate(), TimeElapsedColumn()])
-        console = Console(file=stream, force_terminal=True, highlight=False)
+        # soft_wrap: a message written to stderr meanwhile is printed above the line as it was written,
+        # not re-wrapped at the terminal's width
+        console = Console(file=stream, force_terminal=True, highlight=False, soft_wrap=True)
         self._progress = Progress(*columns, console=console, auto_refresh=False, transient=True, redirect_stdout=False)
         self._task: TaskID = self._progress.add_task(label, total=total, completed=completed)
         self._progress.start()

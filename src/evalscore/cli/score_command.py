@@ -72,7 +72,9 @@ class _Inputs:
 
     records: list[tuple[InputRecord, set[str]]] = field(default_factory=list)
     invalid: ValidationSummary = field(
-        default_factory=lambda: ValidationSummary(strict=False, max_findings=FINDINGS_SHOWN)
+        default_factory=lambda: ValidationSummary(
+            strict=False, max_findings=FINDINGS_SHOWN, show_all="evalscore validate --max-errors 0"
+        )
     )
     kinds_by_source: dict[str, set[str]] = field(default_factory=dict)
 
@@ -163,17 +165,16 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None
     scoring = _Scoring(inputs, scorer)
     if inputs.invalid.verdicts:
         scorer.stop()
-    progress = Progress("runs")
-    for checked_run in judge_paths(
-        list(options.runs),
-        scorer,
-        workers=worker_count(options.jobs),
-        max_document_bytes=options.max_document_bytes,
-        on_input=inputs.record,
-    ):
-        progress.tick()
-        scoring.add(checked_run)
-    progress.done()
+    with Progress("runs") as progress:
+        for checked_run in judge_paths(
+            list(options.runs),
+            scorer,
+            workers=worker_count(options.jobs),
+            max_document_bytes=options.max_document_bytes,
+            on_input=inputs.record,
+        ):
+            progress.tick()
+            scoring.add(checked_run)
     return scoring.total
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import click
@@ -20,7 +19,6 @@ from evalscore.cli.common import (
 )
 from evalscore.cli.progress import Progress
 from evalscore.reporters.registry import VALIDATION_REPORTERS
-from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.pipeline import check_paths
 from evalscore.validation.summary import ValidationSummary
 
@@ -37,14 +35,6 @@ class ValidateOptions:
     """Processes checking a long JSONL file; None: every usable core."""
 
 
-def _with_progress(checked: Iterator[CheckedArtifact]) -> Iterator[CheckedArtifact]:
-    progress = Progress("artifacts")
-    for artifact in checked:
-        progress.tick()
-        yield artifact
-    progress.done()
-
-
 def run_validate(options: ValidateOptions) -> int:
     summary = ValidationSummary(strict=options.strict, max_findings=options.max_errors)
     checked = check_paths(
@@ -55,8 +45,10 @@ def run_validate(options: ValidateOptions) -> int:
         findings_wanted=options.max_errors or None,
         jobs=options.jobs,
     )
-    for artifact in _with_progress(checked):
-        summary.add(artifact)
+    with Progress("artifacts") as progress:  # removed however the loop ends (an interrupt included)
+        for artifact in checked:
+            progress.tick()
+            summary.add(artifact)
     style = report_style(options.output_format)
     write_out(VALIDATION_REPORTERS[options.output_format](summary, style))
     return summary.exit_code

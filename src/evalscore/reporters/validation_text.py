@@ -18,7 +18,7 @@ def _where(verdict: ArtifactVerdict) -> str:
     return f"{source}:{verdict.line}" if verdict.line is not None else source
 
 
-def _verdict_lines(verdict: ArtifactVerdict, strict: bool, color: bool) -> Iterator[str]:
+def _verdict_lines(verdict: ArtifactVerdict, strict: bool, show_all: str, color: bool) -> Iterator[str]:
     mark = painted("ok", "green", color) if verdict.valid(strict) else painted("INVALID", "bold red", color)
     kind = verdict.kind or "unknown kind"
     at_least = "" if verdict.complete else "at least "
@@ -30,9 +30,9 @@ def _verdict_lines(verdict: ArtifactVerdict, strict: bool, color: bool) -> Itera
             f"{shortened(finding.message, MESSAGE_LIMIT)}"
         )
     if verdict.omitted and verdict.complete:
-        yield f"  ... and {verdict.omitted} more finding(s); use --max-errors 0 to show all"
+        yield f"  ... and {verdict.omitted} more finding(s); use {show_all} to show all"
     elif not verdict.complete:
-        yield f"  ... and at least {verdict.omitted} more finding(s); use --max-errors 0 to find and show all"
+        yield f"  ... and at least {verdict.omitted} more finding(s); use {show_all} to find and show all"
 
 
 def _totals_line(summary: ValidationSummary, color: bool) -> str:
@@ -56,7 +56,7 @@ def _totals_line(summary: ValidationSummary, color: bool) -> str:
 def _report_lines(summary: ValidationSummary, color: bool) -> Iterator[str]:
     for verdict in summary.verdicts:
         if verdict.findings or not verdict.valid(summary.strict):
-            yield from _verdict_lines(verdict, summary.strict, color)
+            yield from _verdict_lines(verdict, summary.strict, summary.show_all, color)
     if summary.unlisted_with_findings:
         yield (
             f"... and {summary.unlisted_with_findings} more artifact(s) with findings, not listed "

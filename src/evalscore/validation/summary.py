@@ -51,6 +51,9 @@ class ValidationSummary:
 
     strict: bool
     max_findings: int
+    show_all: str = "--max-errors 0"
+    """What the text report tells the reader to run to see every finding (``score`` has no
+    ``--max-errors``: its report points at ``validate``)."""
     inputs: list[InputRecord] = field(default_factory=list)
     verdicts: list[ArtifactVerdict] = field(default_factory=list)
     artifacts: int = 0
