@@ -299,7 +299,7 @@ and a chosen collision of BLAKE2b is out of reach."""
 
 def run_id_digest(run_id: str) -> bytes:
     """A fixed-size key for a run id; a lone surrogate (a JSON ``\\ud800`` escape) is hashed as it is."""
-    return hashlib.blake2b(run_id.encode("utf-8", "surrogatepass"), digest_size=RUN_ID_DIGEST_BYTES).digest()
+    return hashlib.blake2b(run_id.encode(errors="surrogatepass"), digest_size=RUN_ID_DIGEST_BYTES).digest()
 
 
 class RepeatedRuns:
