@@ -1,4 +1,6 @@
-"""Hypothesis profiles: ``default`` keeps the suite fast, ``ci`` is reproducible, ``long`` digs.
+"""Hypothesis profiles, and the real Inspect logs every test directory shares.
+
+Hypothesis: ``default`` keeps the suite fast, ``ci`` is reproducible, ``long`` digs.
 
 Choose one with ``HYPOTHESIS_PROFILE=long pytest tests/properties`` (see CONTRIBUTING.md).
 Deadlines are off everywhere: this machine's two shared cores make timings noisy.
@@ -11,8 +13,13 @@ of tests/properties takes tens of minutes.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
+from pathlib import Path
+from types import ModuleType
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 _QUICK = {"max_examples": 25, "deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
@@ -21,3 +28,29 @@ settings.register_profile("default", **_QUICK)
 settings.register_profile("ci", derandomize=True, database=None, **_QUICK)
 settings.register_profile("long", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+INSPECT_LOG_FACTORY = Path(__file__).resolve().parent / "unit" / "importers" / "inspect_log_factory.py"
+INSPECT_MISSING = "inspect_ai is not installed (a dev dependency): cannot produce real Inspect logs"
+
+
+def _inspect_log_factory() -> ModuleType:
+    """The importer tests' log factory: the module already imported by them, else loaded from its file."""
+    loaded = sys.modules.get("inspect_log_factory")
+    if loaded is not None:
+        return loaded
+    spec = importlib.util.spec_from_file_location("inspect_log_factory", INSPECT_LOG_FACTORY)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve their module through sys.modules
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def inspect_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Real Inspect logs (``eval`` and ``json`` formats, ...), made once per session; skipped without inspect_ai."""
+    pytest.importorskip("inspect_ai", reason=INSPECT_MISSING)
+    logs: dict[str, Path] = _inspect_log_factory().session_logs(tmp_path_factory.getbasetemp() / "inspect-logs")
+    return logs

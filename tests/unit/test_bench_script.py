@@ -12,33 +12,16 @@ from types import ModuleType
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-FACTORY = ROOT / "tests" / "unit" / "importers" / "inspect_log_factory.py"
 HEADER = ["command", "data", "shape", "time", "s", "MB/s", "against", "ratio", "target", "peak", "RSS", "MB", "-j1/all"]
 ROWS = 1 + 3 + 1 + 2 + 1 + 10 + 2 + 3
 """start-up; one run, JSONL, large JSONL; small files; score against the floor and against validate;
 import; five N-and-4N cases for validate and score; the invalid twin's time and RSS; three flat-RSS rows."""
 
 
-def _factory() -> ModuleType:
-    """The importer tests' log factory, the module they imported if they ran first."""
-    loaded = sys.modules.get("inspect_log_factory")
-    if loaded is not None:
-        return loaded
-    spec = importlib.util.spec_from_file_location("inspect_log_factory", FACTORY)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
-def seed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The session's real Inspect log (shared with the importer tests through one directory)."""
-    pytest.importorskip("inspect_ai", reason="inspect_ai is not installed (a dev dependency)")
-    logs: dict[str, Path] = _factory().session_logs(tmp_path_factory.getbasetemp() / "inspect-logs")
-    return logs["eval"]
+def seed_log(inspect_logs: dict[str, Path]) -> Path:
+    """The session's real Inspect log (tests/conftest.py), shared with the importer tests."""
+    return inspect_logs["eval"]
 
 
 def _bench(data: Path, seed: Path, *extra: str) -> list[str]:
