@@ -3,30 +3,17 @@ width only on a terminal, a progress counter only on a terminal's stderr."""
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 
 import click
 import pytest
+from _terminals import NotATerminal, Terminal
 
 from evalscore.cli import common
 from evalscore.cli.common import NON_NEGATIVE, RATE, read_stdin_once, report_style, stream_is_terminal
 from evalscore.reporters.registry import ReportStyle
 from evalscore.validation.internal_error import TRACEBACK_VARIABLES
-
-
-class Terminal(io.StringIO):
-    """Text written to what says it is a terminal."""
-
-    def isatty(self) -> bool:
-        return True
-
-
-class NotATerminal(io.StringIO):
-    def isatty(self) -> bool:
-        return False
-
 
 PARAM = click.Option(["--min-tool-match"])
 CTX = click.Context(click.Command("score"))

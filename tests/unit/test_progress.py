@@ -2,28 +2,18 @@
 
 from __future__ import annotations
 
-import io
 import sys
 import threading
 from typing import ClassVar
 
 import pytest
+from _terminals import NotATerminal, Terminal
 
 from evalscore.cli import progress as progress_module
 from evalscore.cli.progress import Progress
 
 ERASE_LINE = "\x1b[2K"
 SHOW_CURSOR = "\x1b[?25h"
-
-
-class Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-class NotATerminal(io.StringIO):
-    def isatty(self) -> bool:
-        return False
 
 
 class RecordedLine:
