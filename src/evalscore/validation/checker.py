@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from evalscore.artifact_kinds import ArtifactKind
 from evalscore.coherence import coherence_findings
+from evalscore.coherence.plain_runs import is_plainly_coherent
 from evalscore.findings import Finding, join_pointer
 from evalscore.inputs.documents import TOO_LARGE, UNREADABLE, Document
 from evalscore.validation.contract_layer import contract_findings
@@ -26,6 +27,8 @@ asking for 3 must not show the first 3 met instead of the best 3 of a hundred.""
 KIND_UNKNOWN: Final = "ES005"
 MODEL_DIVERGENCE: Final = "ES009"
 WRONG_KIND: Final = "ES010"
+
+_RUN_KINDS: Final = frozenset({"run", "scored-run"})
 
 CONTRACT_CODES: Final[dict[str, str]] = {
     KIND_UNKNOWN: "kind-unknown",
@@ -104,7 +107,10 @@ def check_document(
     findings = list(contract_findings(kind, document, at_most))
     if findings:
         return kind, findings, None
-    findings = _first(coherence_findings(kind, document), at_most)
+    if kind in _RUN_KINDS and is_plainly_coherent(document):
+        findings = []
+    else:
+        findings = _first(coherence_findings(kind, document), at_most)
     if not keep_model:
         return kind, findings, None
     return _with_model(kind, document, findings)
