@@ -52,7 +52,7 @@ JsonSyntaxError = DocumentSyntaxError
 def loads(data: bytes) -> Any:
     """One JSON document; raises ``JsonSyntaxError`` (repeated key, too deep, not UTF-8, not JSON)."""
     try:
-        return jiter.from_json(data, catch_duplicate_keys=True, allow_inf_nan=False)
+        return jiter.from_json(data, catch_duplicate_keys=True, allow_inf_nan=False, cache_mode="keys")
     except ValueError as error:
         raise _syntax_error(str(error), data) from None
 
