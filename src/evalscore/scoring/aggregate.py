@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from functools import reduce
+from operator import attrgetter
 from typing import Final, Literal, get_args
 
 from evalscore.models._base import Dimension
@@ -75,34 +75,67 @@ def empty() -> Aggregate:
 
 _SUMMED: Final = tuple(field.name for field in fields(Aggregate) if field.name != "dimension_totals")
 """The fields ``merge`` adds up as numbers (``dimension_totals`` is added per dimension)."""
+_FRACTIONS: Final = frozenset(field.name for field in fields(Aggregate) if field.type == "Fraction")
+"""The fields that hold exact sums of JSON numbers (``Fraction``), not counts."""
+_summed_values: Final = attrgetter(*_SUMMED)
 
 
 def merge(left: Aggregate, right: Aggregate) -> Aggregate:
     """Field-wise sum: associative and commutative, with ``empty()`` as identity."""
-    values: dict[str, object] = {name: _plus(getattr(left, name), getattr(right, name)) for name in _SUMMED}
-    values["dimension_totals"] = merge_dimensions(left.dimension_totals, right.dimension_totals)
-    return Aggregate(**values)  # type: ignore[arg-type]
+    total = AggregateSum()
+    total.add(left)
+    total.add(right)
+    return total.total()
 
 
-def _plus(left: int | Fraction, right: int | Fraction) -> int | Fraction:
-    """``left + right``, without the addition when one is zero: a step contributes to few of the
-    fields, and adding ``Fraction`` zeros was most of the cost of scoring a run."""
-    if not right:
-        return left
-    if not left:
-        return right
-    return left + right
+class AggregateSum:
+    """Aggregates and one step's counts added up in place: adding costs the fields a part holds,
+    never all of them, and no ``Aggregate`` is built until ``total``. Sums stay exact: a count is an
+    int, a sum of JSON numbers an int until a fraction joins it, then a ``Fraction``."""
 
+    __slots__ = ("_dimensions", "_sums")
 
-def merge_dimensions(left: DimensionTotals, right: DimensionTotals) -> DimensionTotals:
-    return tuple(
-        (dimension, left_sum + right_sum, left_count + right_count)
-        for (dimension, left_sum, left_count), (_, right_sum, right_count) in zip(left, right, strict=True)
-    )
+    def __init__(self) -> None:
+        self._sums: dict[str, int | Fraction] = dict.fromkeys(_SUMMED, 0)
+        self._dimensions = [[0, 0] for _ in DIMENSIONS]
+
+    def add(self, part: Aggregate) -> None:
+        sums = self._sums
+        for name, value in zip(_SUMMED, _summed_values(part), strict=True):
+            if value:
+                sums[name] += value
+        self._add_dimensions(part.dimension_totals)
+
+    def add_counts(self, counts: Mapping[str, object]) -> None:
+        """One step's facts (``auto_counts``, ``review_counts``): only the fields it has."""
+        sums = self._sums
+        for name, value in counts.items():
+            if name == "dimension_totals":
+                self._add_dimensions(value)  # type: ignore[arg-type]  # review_counts puts a DimensionTotals here
+            else:
+                sums[name] += value  # type: ignore[operator]  # every other count is an int or a Fraction
+
+    def _add_dimensions(self, totals: DimensionTotals) -> None:
+        for sums, (_, grade_sum, count) in zip(self._dimensions, totals, strict=True):
+            sums[0] += grade_sum
+            sums[1] += count
+
+    def total(self) -> Aggregate:
+        values: dict[str, object] = {
+            name: Fraction(value) if name in _FRACTIONS else value for name, value in self._sums.items()
+        }
+        values["dimension_totals"] = tuple(
+            (dimension, grade_sum, count)
+            for dimension, (grade_sum, count) in zip(DIMENSIONS, self._dimensions, strict=True)
+        )
+        return Aggregate(**values)  # type: ignore[arg-type]
 
 
 def aggregate(parts: Iterable[Aggregate]) -> Aggregate:
-    return reduce(merge, parts, empty())
+    total = AggregateSum()
+    for part in parts:
+        total.add(part)
+    return total.total()
 
 
 # --- one step ------------------------------------------------------------------------------
@@ -135,25 +168,28 @@ def mandated_counts(mandated: MandatedGateScore | None) -> dict[str, int]:
     return {"mandated_honored": len(mandated.honored), "mandated_required": len(mandated.required)}
 
 
+def _exact(number: float) -> int | Fraction:
+    """A JSON number as an exact term of a sum: an int as it is (adding ints is cheap), a float as
+    the ``Fraction`` it is exactly."""
+    return number if isinstance(number, int) else Fraction(number)
+
+
 def discretionary_counts(discretionary: DiscretionaryScore | None, model: ScoringModel) -> dict[str, object]:
     if discretionary is None:
         return {}
-    counts: dict[str, object] = {
-        "asked": Fraction(discretionary.asked),
-        "matched": Fraction(discretionary.matched),
-    }
+    counts: dict[str, object] = {"asked": _exact(discretionary.asked), "matched": _exact(discretionary.matched)}
     if recall_basis(discretionary, model) == "addressed":
         assert isinstance(discretionary.addressed, int | float)  # recall_basis checked it
         counts |= {
             "addressed_basis_steps": 1,
-            "addressed": Fraction(discretionary.addressed),
-            "addressed_blockers": Fraction(discretionary.blockers),
+            "addressed": _exact(discretionary.addressed),
+            "addressed_blockers": _exact(discretionary.blockers),
         }
     else:
         counts |= {
             "matched_basis_steps": 1,
-            "recall_matched": Fraction(discretionary.matched),
-            "matched_blockers": Fraction(discretionary.blockers),
+            "recall_matched": _exact(discretionary.matched),
+            "matched_blockers": _exact(discretionary.blockers),
         }
     return counts
 
@@ -192,14 +228,12 @@ def step_dimensions(grades: Mapping[Dimension, int]) -> DimensionTotals:
 
 def from_review(review: StepScore | None) -> Aggregate:
     """One step's existence and human review (``total_steps`` is counted here)."""
-    values: dict[str, object] = {"total_steps": 1}
-    values |= review_counts(review)
-    return Aggregate(**values)  # type: ignore[arg-type]
+    return _of_counts({"total_steps": 1}, review_counts(review))
 
 
 def from_auto(auto: AutoScore | None, model: ScoringModel) -> Aggregate:
     """One step's auto-score facts (``auto`` computed under ``model``); None is an unscored step."""
-    return Aggregate(**auto_counts(auto, False, model))  # type: ignore[arg-type]
+    return _of_counts(auto_counts(auto, False, model))
 
 
 def from_refused(steps: int) -> Aggregate:
@@ -214,10 +248,14 @@ def from_step(auto: AutoScore | None, *, refused: bool, review: StepScore | None
     ``model``); ``refused`` marks a step whose auto score is not derivable;
     ``review`` is the human review, if any.
     """
-    values: dict[str, object] = {"total_steps": 1}
-    values |= auto_counts(auto, refused, model)
-    values |= review_counts(review)
-    return Aggregate(**values)  # type: ignore[arg-type]
+    return _of_counts({"total_steps": 1}, auto_counts(auto, refused, model), review_counts(review))
+
+
+def _of_counts(*counts: Mapping[str, object]) -> Aggregate:
+    total = AggregateSum()
+    for part in counts:
+        total.add_counts(part)
+    return total.total()
 
 
 # --- rates ---------------------------------------------------------------------------------

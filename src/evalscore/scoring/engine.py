@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
@@ -146,8 +146,8 @@ class PartialSum:
     )
 
     def __init__(self, first: Partial = EMPTY_PARTIAL) -> None:
-        """A sum holding ``first`` (its aggregate taken as it is, not added to an empty one)."""
-        self._aggregate = first.aggregate
+        """A sum holding ``first``."""
+        self._aggregate = agg.AggregateSum()
         self._signals = SignalSum()
         self._disagreements: list[Disagreement] = []
         self._unlisted_disagreements = 0
@@ -156,24 +156,49 @@ class PartialSum:
         self._model_runs: dict[ScoringModel, int] = {}
         self._model_sources: dict[ScoringModel, list[str]] = {}
         self._suites: set[tuple[str, str]] = set()
-        self._add_besides_aggregate(first)
+        self.add(first)
 
     def add(self, part: Partial) -> None:
-        self._aggregate = agg.merge(self._aggregate, part.aggregate)
-        self._add_besides_aggregate(part)
-
-    def _add_besides_aggregate(self, part: Partial) -> None:
+        self._aggregate.add(part.aggregate)
         self._signals.add(part.signals)
-        unlisted = fill(self._disagreements, part.disagreements, LISTED_PER_KIND)
-        self._unlisted_disagreements += part.unlisted_disagreements + len(unlisted)
+        self.add_disagreements(part.disagreements)
+        self._unlisted_disagreements += part.unlisted_disagreements
         for refusal in fill(self._refusals, part.refusals, LISTED_PER_KIND):
             self._count_unlisted(refusal.code, 1, refusal.steps)
         for code, refusals, steps in part.unlisted_refusals:
             self._count_unlisted(code, refusals, steps)
         for runs in part.recorded_models:
-            self._model_runs[runs.model] = self._model_runs.get(runs.model, 0) + runs.runs
-            fill(self._model_sources.setdefault(runs.model, []), runs.sources, SOURCES_PER_MODEL)
+            self._add_model_runs(runs.model, runs.runs, runs.sources)
         self._suites.update(part.suites)
+
+    # What one run adds, straight into the sum: the hot path builds no ``Partial`` per step.
+
+    def add_step_counts(self, counts: Mapping[str, object]) -> None:
+        """One step's facts (``aggregate.auto_counts``, ``aggregate.review_counts``)."""
+        self._aggregate.add_counts(counts)
+
+    def add_signals(self, signals: Signals) -> None:
+        self._signals.add(signals)
+
+    def add_disagreements(self, items: Sequence[Disagreement]) -> None:
+        self._unlisted_disagreements += len(fill(self._disagreements, items, LISTED_PER_KIND))
+
+    def add_refusal(self, refusal: Refusal) -> None:
+        """A refusal, and the ``refusal.steps`` steps it removes from the auto-score rates."""
+        self._aggregate.add_counts({"refused_steps": refusal.steps})
+        if len(self._refusals) < LISTED_PER_KIND:
+            self._refusals.append(refusal)
+        else:
+            self._count_unlisted(refusal.code, 1, refusal.steps)
+
+    def add_run(self, model: ScoringModel, source: str, suite: tuple[str, str]) -> None:
+        """A run recorded under ``model``, read from ``source``, naming ``suite``."""
+        self._add_model_runs(model, 1, (source,))
+        self._suites.add(suite)
+
+    def _add_model_runs(self, model: ScoringModel, runs: int, sources: Sequence[str]) -> None:
+        self._model_runs[model] = self._model_runs.get(model, 0) + runs
+        fill(self._model_sources.setdefault(model, []), sources, SOURCES_PER_MODEL)
 
     def _count_unlisted(self, code: str, refusals: int, steps: int) -> None:
         tally = self._unlisted_refusals.setdefault(code, [0, 0])
@@ -182,7 +207,7 @@ class PartialSum:
 
     def total(self) -> Partial:
         return Partial(
-            aggregate=self._aggregate,
+            aggregate=self._aggregate.total(),
             signals=self._signals.total(),
             disagreements=tuple(self._disagreements),
             unlisted_disagreements=self._unlisted_disagreements,
@@ -225,24 +250,39 @@ def gate_events_of(run: RunOf[Any]) -> Iterable[GateEvent]:
 
 def run_facts(sourced: SourcedRun, params: SignalParams) -> Partial:
     """What every run contributes whatever the mode: its steps, reviews, signals, model and suite."""
+    total = PartialSum()
+    add_run_facts(total, sourced, params)
+    return total.total()
+
+
+def add_run_facts(total: PartialSum, sourced: SourcedRun, params: SignalParams) -> None:
+    """``run_facts``, added to ``total``."""
     run = sourced.run
-    return Partial(
-        aggregate=agg.aggregate(agg.from_review(review_of(step)) for step in steps_of(run)),
-        signals=signals_of(gate_events_of(run), params),
-        recorded_models=(ModelRuns(run.scoring_model, 1, (sourced.source,)),),
-        suites=frozenset({(run.suite_id, run.suite_version)}),
-    )
+    for step in steps_of(run):
+        total.add_step_counts(STEP_EXISTS)
+        total.add_step_counts(agg.review_counts(review_of(step)))
+    total.add_signals(signals_of(gate_events_of(run), params))
+    total.add_run(run.scoring_model, sourced.source, (run.suite_id, run.suite_version))
+
+
+STEP_EXISTS: Final = {"total_steps": 1}
 
 
 def rederive_joined(joined: JoinedStep, model: ScoringModel) -> Partial:
     """Re-derive one joined step under ``model`` and compare the record under the run's recorded model."""
+    total = PartialSum()
+    add_rederived(total, joined, model)
+    return total.total()
+
+
+def add_rederived(total: PartialSum, joined: JoinedStep, model: ScoringModel) -> None:
+    """``rederive_joined``, added to ``total``."""
     outcome = rederive_step(joined.task, joined.step, joined.result, model, joined.place)
     if isinstance(outcome, Refusal):
-        return Partial(aggregate=agg.from_refused(1), refusals=(outcome,))
-    return Partial(
-        aggregate=agg.from_auto(outcome.auto_score, model),
-        disagreements=tuple(disagreements_under_recorded(joined, outcome)),
-    )
+        total.add_refusal(outcome)  # one step: rederive_step refuses steps one at a time
+        return
+    total.add_step_counts(agg.auto_counts(outcome.auto_score, False, model))
+    total.add_disagreements(disagreements_under_recorded(joined, outcome))
 
 
 def disagreements_under_recorded(joined: JoinedStep, rederived: Rederived) -> list[Disagreement]:
@@ -260,36 +300,41 @@ def disagreements_under_recorded(joined: JoinedStep, rederived: Rederived) -> li
 
 def score_run_rederived(sourced: SourcedRun, index: SuiteIndex, model: ScoringModel, params: SignalParams) -> Partial:
     total = PartialSum()
-    total.add(run_facts(sourced, params))
+    add_run_facts(total, sourced, params)
     for item in join_run(sourced.run, sourced.source, index):
         if isinstance(item, Refusal):
-            total.add(Partial(aggregate=agg.from_refused(item.steps), refusals=(item,)))
+            total.add_refusal(item)
         else:
-            total.add(rederive_joined(item, model))
+            add_rederived(total, item, model)
     return total.total()
 
 
 def score_run_recorded(sourced: SourcedRun, model: ScoringModel | None, params: SignalParams) -> Partial:
     run = sourced.run
-    facts = run_facts(sourced, params)
+    total = PartialSum()
+    add_run_facts(total, sourced, params)
     if model is not None and run.scoring_model != model:
-        refusal = Refusal(
-            code=SCORING_MODEL_UNAVAILABLE,
-            reason=(
-                f"the run's auto scores were recorded under {run.scoring_model}; {model} figures can only be "
-                "re-derived from the evidence, which needs the run's suite (--suite)"
-            ),
-            pointer="/scoring_model",
-            source=sourced.source,
-            run_id=run.run_id,
-            steps=step_count(run),
+        total.add_refusal(
+            Refusal(
+                code=SCORING_MODEL_UNAVAILABLE,
+                reason=(
+                    f"the run's auto scores were recorded under {run.scoring_model}; {model} figures can only be "
+                    "re-derived from the evidence, which needs the run's suite (--suite)"
+                ),
+                pointer="/scoring_model",
+                source=sourced.source,
+                run_id=run.run_id,
+                steps=step_count(run),
+            )
         )
-        return merge_partials(facts, Partial(aggregate=agg.from_refused(refusal.steps), refusals=(refusal,)))
+        return total.total()
     oversized = oversized_count(run, sourced.source)
     if oversized is not None:
-        return merge_partials(facts, Partial(aggregate=agg.from_refused(oversized.steps), refusals=(oversized,)))
-    autos = agg.aggregate(agg.from_auto(step.auto_score, run.scoring_model) for step in steps_of(run))
-    return merge_partials(facts, Partial(aggregate=autos))
+        total.add_refusal(oversized)
+        return total.total()
+    for step in steps_of(run):
+        total.add_step_counts(agg.auto_counts(step.auto_score, False, run.scoring_model))
+    return total.total()
 
 
 RUN_ID_DIGEST_BYTES: Final = 16

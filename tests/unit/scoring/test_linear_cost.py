@@ -85,19 +85,20 @@ def refused_runs(count: int) -> list[SourcedRun]:
     ]
 
 
-def copied(left: Partial, right: Partial) -> int:
-    """What merging copies from its left operand: the items already summed."""
-    return len(left.refusals) + len(left.disagreements) + sum(len(runs.sources) for runs in left.recorded_models)
+def copied(_total: engine.PartialSum, part: Partial) -> int:
+    """What adding ``part`` to a sum copies: the items ``part`` lists (the quadratic version added the
+    whole sum so far, again, with every run or step)."""
+    return len(part.refusals) + len(part.disagreements) + sum(len(runs.sources) for runs in part.recorded_models)
 
 
 @pytest.mark.parametrize("count", [100, 400])
 def test_scoring_n_runs_copies_what_was_summed_a_bounded_number_of_times(
     count: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    copies = counting(monkeypatch, engine, "merge_partials", copied)
+    copies = counting(monkeypatch, engine.PartialSum, "add", copied)
     report = score(refused_runs(count), scoring_model="v3")
     assert len(report.refusals) == count
-    assert len(copies) == count
+    assert len(copies) >= count
     assert sum(copies) <= 2 * count
 
 
@@ -110,7 +111,7 @@ GATED = suite(
 def test_re_deriving_a_run_of_n_steps_sums_its_parts_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
     unordered = [approval(before=None)]
     tasks = {f"t{t}": [step_result(n, [REFUND], events=unordered) for n in range(1, 5)] for t in range(TASKS)}
-    copies = counting(monkeypatch, engine, "merge_partials", copied)
+    copies = counting(monkeypatch, engine.PartialSum, "add", copied)
     report = score([SourcedRun("a.json", run(tasks))], [GATED])
     assert len(report.refusals) == 4 * TASKS
     assert sum(copies) <= 2 * 4 * TASKS
