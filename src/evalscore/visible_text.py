@@ -17,6 +17,8 @@ INVISIBLE_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0")
 
 def visible_key(text: str) -> str:
     """``text`` reduced to what a reader sees: ``"Alice\\u200b "`` and ``"alice"`` give one key."""
+    if text.isascii():  # NFKC leaves ASCII as it is, and no ASCII character is Cf or a Hangul filler
+        return text.strip().casefold()
     normalized = unicodedata.normalize("NFKC", text)
     shown = "".join(char for char in normalized if unicodedata.category(char) != "Cf" and char not in INVISIBLE_LETTERS)
     return shown.strip().casefold()

@@ -15,7 +15,6 @@ compared as multisets and pairings as sets: their order is not a claim.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -52,7 +51,7 @@ class _Difference:
 
 
 def same_multiset(left: Sequence[str], right: Sequence[str]) -> bool:
-    return Counter(left) == Counter(right)
+    return left == right or sorted(left) == sorted(right)
 
 
 def pairing_set(pairings: Sequence[Pairing]) -> set[tuple[int, int, str]]:

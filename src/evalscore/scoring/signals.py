@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Final
 
 from evalscore.instants import milliseconds_between, parse_instant
@@ -72,6 +73,7 @@ def merge_signals(left: Signals, right: Signals) -> Signals:
 
 
 _COUNTS: Final = tuple(field.name for field in fields(Signals) if field.name != "by_target_tool")
+_count_values: Final = attrgetter(*_COUNTS)
 
 
 class SignalSum:
@@ -86,8 +88,9 @@ class SignalSum:
 
     def add(self, signals: Signals) -> None:
         counts = self._counts
-        for name in _COUNTS:
-            counts[name] += getattr(signals, name)
+        for name, value in zip(_COUNTS, _count_values(signals), strict=True):
+            if value:
+                counts[name] += value
         for tool, approved, denied in signals.by_target_tool:
             totals = self._tools.setdefault(tool, [0, 0])
             totals[0] += approved

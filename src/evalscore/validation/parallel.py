@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 # wanted (a file of 16 MB or more): a short validate never pays for them at start-up
 
 CHUNK_LINES: Final = 500
-RANGE_BYTES: Final = 4 * 1024 * 1024
+RANGE_BYTES: Final = 1 * 1024 * 1024
 PARALLEL_MIN_BYTES: Final = 16 * 1024 * 1024
 
 Chunk = list[Document | tuple[int, bytes]]
