@@ -10,7 +10,9 @@ tally was re-sorted on every event).
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -20,9 +22,10 @@ from typing import Any
 
 import orjson
 
-from evalscore.models import EvalSuite
-from evalscore.models.run import RunOf
-from evalscore.scoring import SourcedRun, score
+from evalscore.cli.score_command import ScoreOptions, run_score
+from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
+from evalscore.scoring.decision import Thresholds
+from evalscore.scoring.signals import SignalParams
 from evalscore.validation.pipeline import check_paths
 
 LINEAR_LIMIT = 5.0
@@ -169,15 +172,23 @@ def validate(log: Path, _suite_path: Path) -> None:
 
 
 def score_with_suite(log: Path, suite_path: Path) -> None:
-    (checked_suite,) = check_paths([str(suite_path)], "eval-suite", keep_models=True)
-    if not isinstance(checked_suite.model, EvalSuite):
-        raise SystemExit(f"scaling suite unexpectedly invalid: {checked_suite.findings[:1]}")
-    sourced = [
-        SourcedRun(f"{checked.source}:{checked.line}", checked.model)
-        for checked in check_paths([str(log)], keep_models=True)
-        if isinstance(checked.model, RunOf)
-    ]
-    score(sourced, [checked_suite.model])
+    """What ``evalscore score -j 1 --suite SUITE LOG --format json`` does, in this process (the
+    collector paused around each run as the command pauses it), the report thrown away."""
+    options = ScoreOptions(
+        runs=(str(log),),
+        suites=(str(suite_path),),
+        scoring_model=None,
+        thresholds=Thresholds(),
+        baseline=None,
+        signal_params=SignalParams(),
+        output_format="json",
+        max_document_bytes=DEFAULT_MAX_DOCUMENT_BYTES,
+        jobs=1,
+    )
+    with open(os.devnull, "w", encoding="utf-8") as sink, contextlib.redirect_stdout(sink):
+        code = run_score(options)
+    if code != 0:
+        raise SystemExit(f"scaling data unexpectedly not scored (exit {code}): {log}")
 
 
 COMMANDS: tuple[tuple[str, Callable[[Path, Path], None]], ...] = (
