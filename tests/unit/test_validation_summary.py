@@ -14,7 +14,7 @@ from evalscore.findings import Finding, Layer, Severity
 from evalscore.reporters.validation_json import render_validation_json
 from evalscore.reporters.validation_text import render_validation_text
 from evalscore.validation.checker import CheckedArtifact
-from evalscore.validation.summary import MAX_KEPT_FINDINGS, ValidationSummary
+from evalscore.validation.summary import MAX_KEPT_FINDINGS, ArtifactVerdict, ValidationSummary
 
 
 def finding(layer: Layer, severity: Severity = "error", code: str = "X") -> Finding:
@@ -170,3 +170,11 @@ def test_under_the_bound_every_artifact_is_listed() -> None:
     summary = summary_of(*(artifact(line=n) for n in range(300)), artifact(finding("syntax"), line=300))
     assert (len(summary.verdicts), summary.unlisted, summary.unlisted_with_findings) == (301, 0, 0)
     assert "not listed" not in render_validation_text(summary)
+
+
+def test_an_artifact_without_findings_has_a_complete_verdict_of_nothing_omitted() -> None:
+    summary = ValidationSummary(strict=True, max_findings=3)
+    summary.add(CheckedArtifact("a.jsonl", 7, "run", ()))
+    (verdict,) = summary.verdicts
+    assert verdict == ArtifactVerdict("a.jsonl", 7, "run", 0, 0, (), 0, True)
+    assert (summary.artifacts, summary.invalid, summary.warnings) == (1, 0, 0)

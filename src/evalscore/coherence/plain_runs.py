@@ -24,7 +24,7 @@ from evalscore.instants import has_offset_shape, milliseconds_between, parse_ins
 
 def is_plainly_coherent(run: dict[str, Any]) -> bool:
     """True only when the walk finds nothing in ``run`` (a schema-valid run or scored run)."""
-    if run.get("schema_version", "1").split(".", 1)[0] != "1":
+    if run.get("schema_version", "1").partition(".")[0] != "1":
         return False
     started, ended = _offset_instant(run["started_at"]), _offset_instant(run["ended_at"])
     if started is None or ended is None or started > ended:

@@ -194,7 +194,7 @@ def discretionary_counts(discretionary: DiscretionaryScore | None, model: Scorin
     return counts
 
 
-def auto_counts(auto: AutoScore | None, refused: bool, model: ScoringModel) -> dict[str, object]:
+def auto_counts(auto: AutoScore | None, model: ScoringModel, *, refused: bool = False) -> dict[str, object]:
     """Auto-score facts; a refused or unscored step contributes only its status count."""
     if refused:
         return {"refused_steps": 1}
@@ -226,14 +226,9 @@ def step_dimensions(grades: Mapping[Dimension, int]) -> DimensionTotals:
     return tuple((dimension, grades.get(dimension, 0), 1 if dimension in grades else 0) for dimension in DIMENSIONS)
 
 
-def from_review(review: StepScore | None) -> Aggregate:
-    """One step's existence and human review (``total_steps`` is counted here)."""
-    return _of_counts({"total_steps": 1}, review_counts(review))
-
-
 def from_auto(auto: AutoScore | None, model: ScoringModel) -> Aggregate:
     """One step's auto-score facts (``auto`` computed under ``model``); None is an unscored step."""
-    return _of_counts(auto_counts(auto, False, model))
+    return _of_counts(auto_counts(auto, model))
 
 
 def from_refused(steps: int) -> Aggregate:
@@ -248,7 +243,7 @@ def from_step(auto: AutoScore | None, *, refused: bool, review: StepScore | None
     ``model``); ``refused`` marks a step whose auto score is not derivable;
     ``review`` is the human review, if any.
     """
-    return _of_counts({"total_steps": 1}, auto_counts(auto, refused, model), review_counts(review))
+    return _of_counts({"total_steps": 1}, auto_counts(auto, model, refused=refused), review_counts(review))
 
 
 def _of_counts(*counts: Mapping[str, object]) -> Aggregate:

@@ -248,15 +248,8 @@ def gate_events_of(run: RunOf[Any]) -> Iterable[GateEvent]:
         yield from step.gate_events
 
 
-def run_facts(sourced: SourcedRun, params: SignalParams) -> Partial:
-    """What every run contributes whatever the mode: its steps, reviews, signals, model and suite."""
-    total = PartialSum()
-    add_run_facts(total, sourced, params)
-    return total.total()
-
-
 def add_run_facts(total: PartialSum, sourced: SourcedRun, params: SignalParams) -> None:
-    """``run_facts``, added to ``total``."""
+    """What every run adds whatever the mode: its steps, reviews, signals, model and suite."""
     run = sourced.run
     for step in steps_of(run):
         total.add_step_counts(STEP_EXISTS)
@@ -268,20 +261,14 @@ def add_run_facts(total: PartialSum, sourced: SourcedRun, params: SignalParams) 
 STEP_EXISTS: Final = {"total_steps": 1}
 
 
-def rederive_joined(joined: JoinedStep, model: ScoringModel) -> Partial:
-    """Re-derive one joined step under ``model`` and compare the record under the run's recorded model."""
-    total = PartialSum()
-    add_rederived(total, joined, model)
-    return total.total()
-
-
 def add_rederived(total: PartialSum, joined: JoinedStep, model: ScoringModel) -> None:
-    """``rederive_joined``, added to ``total``."""
+    """Re-derive one joined step under ``model`` into ``total``, with what the record under the run's
+    recorded model disagrees with."""
     outcome = rederive_step(joined.task, joined.step, joined.result, model, joined.place)
     if isinstance(outcome, Refusal):
         total.add_refusal(outcome)  # one step: rederive_step refuses steps one at a time
         return
-    total.add_step_counts(agg.auto_counts(outcome.auto_score, False, model))
+    total.add_step_counts(agg.auto_counts(outcome.auto_score, model))
     total.add_disagreements(disagreements_under_recorded(joined, outcome))
 
 
@@ -333,7 +320,7 @@ def score_run_recorded(sourced: SourcedRun, model: ScoringModel | None, params: 
         total.add_refusal(oversized)
         return total.total()
     for step in steps_of(run):
-        total.add_step_counts(agg.auto_counts(step.auto_score, False, run.scoring_model))
+        total.add_step_counts(agg.auto_counts(step.auto_score, run.scoring_model))
     return total.total()
 
 

@@ -86,8 +86,8 @@ class ValidationSummary:
             self.unlisted_with_findings += noteworthy
 
     def _verdict(self, checked: CheckedArtifact) -> ArtifactVerdict:
-        if not checked.findings:  # most artifacts: nothing to order or count
-            return ArtifactVerdict(checked.source, checked.line, checked.kind, 0, 0, (), 0, not checked.more_findings)
+        if not checked.findings:  # most artifacts: nothing to order or count, and no search stopped early
+            return ArtifactVerdict(checked.source, checked.line, checked.kind, 0, 0, (), 0)
         ordered = sorted(checked.findings, key=lambda f: (not f.is_error, _layer_rank(f.layer)))
         limit = self.max_findings if self.max_findings > 0 else MAX_KEPT_FINDINGS
         kept = tuple(ordered[:limit])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import reduce
 
 import pytest
@@ -11,7 +12,9 @@ from hypothesis import strategies as st
 from evalscore.models import AutoScore, DiscretionaryScore, StepScore
 from evalscore.scoring.aggregate import (
     Aggregate,
+    AggregateSum,
     aggregate,
+    auto_counts,
     compute_rates,
     empty,
     from_auto,
@@ -275,3 +278,28 @@ def test_aggregates_whose_dimension_totals_do_not_line_up_are_never_merged_by_tr
     short = Aggregate(dimension_totals=(("calibration", 3, 1),))
     with pytest.raises(ValueError, match="zip"):
         merge(short, empty())
+
+
+def _asked(asked: float) -> AutoScore:
+    return auto(discretionary={"blockers": 1, "asked": asked, "matched": 0, "unprompted": 0})
+
+
+def test_recorded_fractional_counts_are_summed_exactly_not_in_floating_point() -> None:
+    steps = [_asked(0.1), _asked(0.2), _asked(3)]
+    in_place = AggregateSum()  # a run's steps, as the engine adds them
+    for step in steps:
+        in_place.add_counts(auto_counts(step, "v2"))
+    merged = aggregate(from_auto(step, "v2") for step in steps)
+    assert in_place.total().asked == merged.asked == Fraction(0.1) + Fraction(0.2) + 3
+    assert merged.asked != Fraction(0.1 + 0.2 + 3)
+
+
+def test_every_exact_sum_of_an_aggregate_is_a_fraction_even_when_its_terms_are_integers() -> None:
+    total = aggregate([from_auto(auto(discretionary=V3_DISC), "v3"), from_auto(auto(discretionary=V3_DISC), "v1")])
+    sums = ("asked", "matched", "addressed", "addressed_blockers", "recall_matched", "matched_blockers")
+    assert [type(getattr(total, name)) for name in sums] == [Fraction] * 6
+    assert (total.asked, total.addressed, total.recall_matched) == (
+        2 * V3_DISC["asked"],
+        V3_DISC["addressed"],
+        V3_DISC["matched"],
+    )

@@ -279,3 +279,14 @@ def test_a_report_without_the_unlisted_counts_reads_as_listing_every_finding() -
     earlier = parse_report(document)
     assert (earlier.unlisted_disagreements, earlier.unlisted_refusals) == (0, 0)
     assert len(earlier.disagreements) == 2
+
+
+def test_refusals_added_one_at_a_time_past_the_bound_are_counted_not_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "LISTED_PER_KIND", 2)
+    total = PartialSum()
+    for index in range(3):
+        total.add_refusal(Refusal(code="task-unknown", reason="r", pointer=f"/{index}", steps=2))
+    part = total.total()
+    assert [refusal.pointer for refusal in part.refusals] == ["/0", "/1"]
+    assert part.unlisted_refusals == (("task-unknown", 1, 2),)
+    assert part.aggregate.refused_steps == 6

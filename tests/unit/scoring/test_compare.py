@@ -193,3 +193,23 @@ def test_a_record_claiming_no_unprompted_question_where_every_question_was_unpro
     rederived = auto(gates={"mandated": None, "discretionary": evidence})
     found = compare_step(recorded, rederived, "v2", place())
     assert [(d.field, d.recorded, d.rederived) for d in found] == [("gates.discretionary.unprompted", 0.0, 2.0)]
+
+
+def test_gate_lists_in_another_order_are_the_same_multiset_and_agree() -> None:
+    recorded = {"required": ["a", "b", "a"], "honored": ["b", "a"], "violated": ["a"], "pairings": []}
+    rederived = {"required": ["a", "a", "b"], "honored": ["a", "b"], "violated": ["a"], "pairings": []}
+    gates = {"discretionary": None}
+    found = compare_step(
+        auto(gates={**gates, "mandated": recorded}), auto(gates={**gates, "mandated": rederived}), "v2", place()
+    )
+    assert found == []
+
+
+def test_gate_lists_of_other_counts_disagree_whatever_their_order() -> None:
+    recorded = {"required": ["a", "b"], "honored": ["b", "a"], "violated": [], "pairings": []}
+    rederived = {"required": ["b", "a"], "honored": ["a", "a"], "violated": [], "pairings": []}
+    gates = {"discretionary": None}
+    found = compare_step(
+        auto(gates={**gates, "mandated": recorded}), auto(gates={**gates, "mandated": rederived}), "v2", place()
+    )
+    assert [(d.field, d.recorded, d.rederived) for d in found] == [("gates.mandated.honored", ["b", "a"], ["a", "a"])]
