@@ -214,8 +214,10 @@ def test_scoring_an_imported_log_says_latency_and_overseers_are_unknown_for_ever
     out = tmp_path / "runs.jsonl"
     assert invoke(str(inspect_logs["eval"]), "-o", str(out)).exit_code == 0
     result = CliRunner().invoke(main, ["score", str(out), "--format", "json"])
-    assert result.exit_code == 0, result.output
-    signals = orjson.loads(result.output)["signals"]
+    assert result.exit_code == 4, result.output  # no suite: no step is scored, and nothing scored never passes
+    report = orjson.loads(result.output)
+    assert report["decision"]["reasons"][0].startswith("nothing was scored: none of the")
+    signals = report["signals"]
     assert signals["resolved_gates"] > 0
     assert signals["approvals"] > 0
     assert signals["denials"] > 0
@@ -374,3 +376,12 @@ def test_on_a_terminal_the_samples_read_are_counted_on_stderr(
     assert samples >= 2
     assert f"{samples} samples read" in result.stderr
     assert result.stderr.index(f"{samples} samples read") < result.stderr.index("wrote 1 run(s)")
+
+
+def test_the_help_says_steps_are_scored_only_with_a_suite() -> None:
+    result = CliRunner().invoke(main, ["import", "inspect", "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "Without --suite steps carry auto_score null" in text
+    assert "with it each step's auto score is re-derived from the evidence under v3" in text
+    assert "re-derived by `evalscore score`" not in text

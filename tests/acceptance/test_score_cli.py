@@ -332,9 +332,10 @@ def test_an_invalid_run_among_valid_ones_exits_3_with_no_json_report() -> None:
     assert "decision" not in document
 
 
-def test_a_suite_given_as_a_run_is_invalid_input() -> None:
-    result = score(SUITE, "--suite", SUITE)
-    assert result.exit_code == 3
+def test_the_suite_given_as_the_only_run_leaves_no_run_to_score() -> None:
+    result = score(SUITE, "--suite", SUITE)  # a file given to --suite is never also read as a run
+    assert result.exit_code == 2
+    assert "no run found under the given paths; nothing was scored" in result.stderr
 
 
 def test_a_nonexistent_run_path_exits_2(tmp_path: Path) -> None:
@@ -593,14 +594,14 @@ def test_scoring_models_differ_where_the_spec_says_they_differ() -> None:
 
 
 def test_without_a_suite_the_figures_are_as_recorded_and_said_so() -> None:
-    code, report = score_json(LOG)
+    code, report = score_json(LOG, "--allow-empty")
     assert code == 0
     assert report["source"] == "recorded"
     assert report["counts"]["unscored_steps"] == 8  # the partner recorded no auto scores
     assert report["rates"]["mandated_compliance_rate"] is None  # never 0, never 1
     assert report["signals"]["four_eyes"] == 1  # signals need no suite
     assert any("as recorded, not re-derived" in note for note in report["notes"])
-    text = score(LOG).stdout
+    text = score(LOG, "--allow-empty").stdout
     assert "as recorded, not re-derived" in text
     assert "re-derived from evidence" not in text
 

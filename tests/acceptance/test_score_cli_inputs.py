@@ -166,3 +166,34 @@ def test_the_invalid_input_report_points_at_validate_to_show_every_finding(tmp_p
     checked = invoke("validate", bad, "--max-errors", "0")
     assert checked.exit_code == 1
     assert checked.stdout.count("schema.type") == 300
+
+
+def test_a_directory_holding_its_suite_is_scored_with_the_suite_read_once_as_a_suite(tmp_path: Path) -> None:
+    (tmp_path / "nested").mkdir()
+    log, suite = tmp_path / "log.jsonl", tmp_path / "nested" / "suite.yaml"
+    log.write_text(LOG.read_text())
+    suite.write_text(SUITE.read_text())
+    result = invoke("score", tmp_path, "--suite", suite, "--format", "json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert [(entry["path"], entry["kind"]) for entry in report["inputs"]] == [
+        (str(suite), "eval-suite"),
+        (str(log), "run"),
+    ]
+    assert report["counts"]["scored_steps"] == 8
+
+
+def test_the_suite_named_as_a_run_too_under_another_name_is_not_read_as_a_run(tmp_path: Path) -> None:
+    link = tmp_path / "same-suite.yaml"
+    link.symlink_to(SUITE)
+    result = invoke("score", LOG, SUITE, "--suite", link, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert [entry["kind"] for entry in json.loads(result.stdout)["inputs"]] == ["eval-suite", "run"]
+
+
+def test_a_copy_of_the_suite_among_the_runs_is_another_file_and_still_refused_there(tmp_path: Path) -> None:
+    copy = tmp_path / "copy.yaml"
+    copy.write_text(SUITE.read_text())
+    result = invoke("score", LOG, copy, "--suite", SUITE)
+    assert result.exit_code == 3
+    assert "expected run or scored-run here, found eval-suite" in result.stdout

@@ -37,7 +37,7 @@ def hostile_log(tmp_path: Path, target_tool: str) -> Path:
 
 
 def test_a_target_tool_with_escape_sequences_is_printed_escaped_in_the_signals_table(tmp_path: Path) -> None:
-    result = invoke("score", hostile_log(tmp_path, f"issue_refund{OSC_LINK}{CLEAR}\x07"))
+    result = invoke("score", hostile_log(tmp_path, f"issue_refund{OSC_LINK}{CLEAR}\x07"), "--allow-empty")
     assert result.exit_code in (0, 1)
     assert not RAW_CONTROL.search(result.stdout)
     assert "\\x1b]8;;https://evil.example/\\x07approve" in result.stdout
@@ -56,7 +56,7 @@ def test_a_file_name_cannot_forge_a_verdict_line(tmp_path: Path) -> None:
 
 def test_emoji_codes_and_markup_in_log_text_are_printed_as_written(tmp_path: Path) -> None:
     tool = "issue_refund:thumbs_up:[bold]x[/]"
-    scored = invoke("score", hostile_log(tmp_path, tool))
+    scored = invoke("score", hostile_log(tmp_path, tool), "--allow-empty")
     assert scored.exit_code in (0, 1)
     assert tool in scored.stdout
     named = tmp_path / "run:smile:[red].json"

@@ -368,3 +368,23 @@ def test_the_schema_uses_only_json_schema_keywords_for_numeric_bounds(kind: str)
     text = (COMMITTED / SCHEMA_FILES[kind]).read_text()
     for pydantic_only in ('"ge":', '"gt":', '"le":', '"lt":'):
         assert pydantic_only not in text, f"{pydantic_only} is not a JSON Schema keyword and is ignored by validators"
+
+
+def test_the_artifact_schemas_carry_the_contract_version_and_the_report_schemas_do_not() -> None:
+    from evalscore.models._base import CURRENT_SCHEMA_VERSION  # noqa: PLC0415 - the models, for this test only
+
+    directory = Path(__file__).resolve().parents[2] / "schemas" / "v1"
+    versions = {
+        path.name: json.loads(path.read_text(encoding="utf-8")).get("x-evalscore", {}).get("schema_version")
+        for path in sorted(directory.glob("*.schema.json"))
+    }
+    assert versions == {
+        "eval-suite.schema.json": CURRENT_SCHEMA_VERSION,
+        "run.schema.json": CURRENT_SCHEMA_VERSION,
+        "score-report.schema.json": None,
+        "scored-run.schema.json": CURRENT_SCHEMA_VERSION,
+        "step-score.schema.json": CURRENT_SCHEMA_VERSION,
+        "validation-report.schema.json": None,
+    }
+    versioning = (directory.parents[1] / "docs" / "VERSIONING.md").read_text(encoding="utf-8")
+    assert "carry no `x-evalscore.schema_version`" in versioning

@@ -114,7 +114,9 @@ def test_a_subdirectory_that_vanishes_while_walking_is_named_after_the_files_fou
 def test_a_directory_that_cannot_be_listed_is_named_by_the_walk(tmp_path: Path) -> None:
     # What os.walk reports when the directory itself goes away between the check and the walk.
     gone = str(tmp_path / "gone")
-    assert list(paths._walk(gone)) == [SourceFile(gone, "json", gzipped=False, problem="no such file or directory")]
+    assert list(paths._walk(gone, frozenset())) == [
+        SourceFile(gone, "json", gzipped=False, problem="no such file or directory")
+    ]
 
 
 @pytest.mark.parametrize(
@@ -141,3 +143,22 @@ def test_an_os_error_without_a_system_reason_gives_its_own_words() -> None:
 
 def test_a_source_is_named_with_bytes_that_are_not_utf8_escaped() -> None:
     assert SourceFile(os.fsdecode(b"run-\xff.json"), "json", gzipped=False).source == "run-\\xff.json"
+
+
+def test_files_to_skip_are_left_out_whether_named_walked_or_reached_by_a_link(tmp_path: Path) -> None:
+    (tmp_path / "runs").mkdir()
+    kept, skipped = tmp_path / "runs" / "a.json", tmp_path / "runs" / "suite.yaml"
+    kept.write_text("{}")
+    skipped.write_text("suite: {}")
+    link = tmp_path / "link.yaml"
+    link.symlink_to(skipped)
+    key = paths.file_key(str(link))
+    assert key == paths.file_key(str(skipped)) is not None
+    found = list(expand_paths([str(tmp_path / "runs"), str(skipped), str(link), str(kept)], frozenset({key})))
+    assert [file.path for file in found] == [str(kept), str(kept)]
+    assert [file.path for file in expand_paths([str(tmp_path / "runs")])] == [str(kept), str(skipped)]
+
+
+def test_stdin_and_a_missing_path_have_no_file_key(tmp_path: Path) -> None:
+    assert paths.file_key("-") is None
+    assert paths.file_key(str(tmp_path / "missing.json")) is None

@@ -304,7 +304,7 @@ def import_group() -> None:
     "--suite",
     type=click.Path(),
     default=None,
-    help="The suite the logs answer (YAML or JSON); checked here, scores are re-derived by `evalscore score`.",
+    help="The suite the logs answer (YAML or JSON): each step's auto score is re-derived against it under v3.",
 )
 @click.option(
     "--max-document-bytes",
@@ -324,7 +324,9 @@ def inspect_command(
     its decision time is kept, while the time it opened, its latency and the
     deciding persons are not in an Inspect log and stay null/empty. Chains
     decided by automatic approvers alone are not gates; they are listed in
-    adapter.config.automatic_approvals. Steps carry auto_score null.
+    adapter.config.automatic_approvals. Without --suite steps carry auto_score
+    null (a log holds no policy saying which calls needed a gate); with it each
+    step's auto score is re-derived from the evidence under v3.
 
     OUT is written to a temporary file beside it and renamed into place, so it
     is never half-written; with -o - the lines go to standard output, and only

@@ -29,7 +29,7 @@ from evalscore.cli.common import (
 from evalscore.cli.progress import Progress
 from evalscore.findings import Finding
 from evalscore.inputs.documents import Document, InputRecord, read_file_documents
-from evalscore.inputs.paths import expand_paths
+from evalscore.inputs.paths import FileKey, expand_paths, file_key
 from evalscore.models.run import ScoringModel
 from evalscore.models.suite import EvalSuite
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
@@ -158,6 +158,11 @@ class _Scoring:
         self.total.add(part)
 
 
+def suite_files(suites: tuple[str, ...]) -> frozenset[FileKey]:
+    """The files given to ``--suite``: never also read as runs (a directory of runs often holds its suite)."""
+    return frozenset(key for key in map(file_key, suites) if key is not None)
+
+
 def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None) -> PartialSum:
     """Every run checked and scored one at a time (on every core for a long JSONL), so a long log
     is never held whole."""
@@ -172,6 +177,7 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None
             workers=worker_count(options.jobs),
             max_document_bytes=options.max_document_bytes,
             on_input=inputs.record,
+            skip=suite_files(options.suites),
         ):
             progress.tick()
             scoring.add(checked_run)
@@ -286,8 +292,13 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, style: ReportStyle) 
     help="Gate rules to re-derive under (default v3 with --suite; without it, each run's recorded model).",
 )
 @click.option("--min-mandated-compliance", type=RATE, default=None, help="Fail below this mandated-gate compliance.")
+@click.option("--min-ask-precision", type=RATE, default=None, help="Fail below this discretionary ask precision.")
+@click.option("--min-blocker-recall", type=RATE, default=None, help="Fail below this discretionary blocker recall.")
 @click.option("--min-tool-match", type=RATE, default=None, help="Fail below this tool match accuracy.")
 @click.option("--min-distraction-catch", type=RATE, default=None, help="Fail below this distraction detection rate.")
+@click.option(
+    "--min-golden-truth-pass", type=RATE, default=None, help="Fail below this golden-truth pass rate (reviews)."
+)
 @click.option("--max-prefilled-ratio", type=RATE, default=None, help="Fail above this share of LLM-drafted reviews.")
 @click.option(
     "--baseline",
@@ -297,6 +308,11 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, style: ReportStyle) 
 )
 @click.option(
     "--max-drop", type=RATE, default=0.0, show_default=True, help="Largest fall of a rate from the baseline allowed."
+)
+@click.option(
+    "--allow-empty",
+    is_flag=True,
+    help="Let the decision pass when no step carries a score (refused otherwise: a gate that measured nothing).",
 )
 @click.option(
     "--fast-approval-floor-ms",
@@ -323,11 +339,15 @@ def score_command(
     suites: tuple[str, ...],
     scoring_model: ScoringModel | None,
     min_mandated_compliance: float | None,
+    min_ask_precision: float | None,
+    min_blocker_recall: float | None,
     min_tool_match: float | None,
     min_distraction_catch: float | None,
+    min_golden_truth_pass: float | None,
     max_prefilled_ratio: float | None,
     baseline: str | None,
     max_drop: float,
+    allow_empty: bool,
     fast_approval_floor_ms: float,
     fast_approval_ms_per_char: float,
     output_format: str,
@@ -338,8 +358,8 @@ def score_command(
     plus oversight signals that are reported and never graded.
 
     Exit 0 pass, 1 fail (threshold, regression, or recorded scores that disagree with
-    the evidence), 2 usage error, 3 an input is invalid, 4 refused (not derivable honestly),
-    70 an internal error (a bug; the other inputs are still checked).
+    the evidence), 2 usage error, 3 an input is invalid, 4 refused (not derivable honestly,
+    or nothing was scored), 70 an internal error (a bug; the other inputs are still checked).
     """
     read_stdin_once(runs, suites)
     options = ScoreOptions(
@@ -348,10 +368,14 @@ def score_command(
         scoring_model=scoring_model,
         thresholds=Thresholds(
             min_mandated_compliance=min_mandated_compliance,
+            min_ask_precision=min_ask_precision,
+            min_blocker_recall=min_blocker_recall,
             min_tool_match=min_tool_match,
             min_distraction_catch=min_distraction_catch,
+            min_golden_truth_pass=min_golden_truth_pass,
             max_prefilled_ratio=max_prefilled_ratio,
             max_drop=max_drop,
+            allow_empty=allow_empty,
         ),
         baseline=baseline,
         signal_params=SignalParams(floor_ms=fast_approval_floor_ms, ms_per_char=fast_approval_ms_per_char),

@@ -67,44 +67,67 @@ def not_regular(mode: int) -> str | None:
     return "not a regular file"
 
 
-def expand_paths(paths: list[str]) -> Iterator[SourceFile]:
+FileKey = tuple[int, int]
+"""A file's device and inode: the same file whatever the name it is reached by."""
+
+
+def file_key(path: str) -> FileKey | None:
+    """The key of the file at ``path``; None for stdin or a path that cannot be looked at."""
+    if path == STDIN:
+        return None
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
+
+
+def expand_paths(paths: list[str], skip: frozenset[FileKey] = frozenset()) -> Iterator[SourceFile]:
     """Files named directly are read whatever their suffix (a suffix that announces no format
     is sniffed from the content) and whatever they are (a pipe from ``<(cmd)`` is fine);
-    directories are walked recursively for the suffixes evalscore reads, regular files only."""
+    directories are walked recursively for the suffixes evalscore reads, regular files only.
+    A file whose key is in ``skip`` is left out, named or walked (``score`` reads its suites so)."""
     for path in paths:
         if path == STDIN:
             yield SourceFile(STDIN, "sniff", gzipped=False)
             continue
         try:
-            mode = os.stat(path).st_mode
+            status = os.stat(path)
         except OSError as error:
             yield SourceFile(path, "json", gzipped=False, problem=_reason(error))
             continue
+        mode = status.st_mode
         if stat.S_ISDIR(mode):
-            yield from _walk(path)
+            yield from _walk(path, skip)
+        elif (status.st_dev, status.st_ino) in skip:
+            continue
         else:
             fmt, gzipped = classify(path) or ("sniff", path.lower().endswith(".gz"))
             yield SourceFile(path, fmt, gzipped)
 
 
-def _walk(directory: str) -> Iterator[SourceFile]:
+def _walk(directory: str, skip: frozenset[FileKey]) -> Iterator[SourceFile]:
     errors: list[OSError] = []
     for root, dirs, files in os.walk(directory, onerror=errors.append):
         dirs.sort()
         for name in sorted(files):
             announced = classify(name)
             if announced is not None:
-                yield _walked_file(os.path.join(root, name), *announced)
+                walked = _walked_file(os.path.join(root, name), *announced, skip)
+                if walked is not None:
+                    yield walked
     for error in errors:
         yield SourceFile(error.filename or directory, "json", gzipped=False, problem=_reason(error))
 
 
-def _walked_file(path: str, fmt: Format, gzipped: bool) -> SourceFile:
+def _walked_file(path: str, fmt: Format, gzipped: bool, skip: frozenset[FileKey]) -> SourceFile | None:
     try:
-        mode = os.stat(path).st_mode
+        status = os.stat(path)
     except OSError as error:
         return SourceFile(path, fmt, gzipped, problem=_reason(error), walked=True)
-    what = not_regular(mode)
+    if (status.st_dev, status.st_ino) in skip:
+        return None
+    what = not_regular(status.st_mode)
     if what is not None:
         return SourceFile(path, fmt, gzipped, problem=f"{what}, not a regular file: skipped", walked=True)
     return SourceFile(path, fmt, gzipped, walked=True)

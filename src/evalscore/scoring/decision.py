@@ -32,8 +32,11 @@ Direction = Literal["min", "max"]
 
 THRESHOLD_RATES: Final[tuple[tuple[str, str, Direction], ...]] = (
     ("min_mandated_compliance", "mandated_compliance_rate", "min"),
+    ("min_ask_precision", "discretionary_ask_precision", "min"),
+    ("min_blocker_recall", "discretionary_blocker_recall", "min"),
     ("min_tool_match", "tool_match_accuracy", "min"),
     ("min_distraction_catch", "distraction_detection_rate", "min"),
+    ("min_golden_truth_pass", "golden_truth_pass_rate", "min"),
     ("max_prefilled_ratio", "prefilled_ratio", "max"),
 )
 """Each threshold option, the rate it bounds, and whether it is a floor or a ceiling."""
@@ -56,18 +59,27 @@ class Thresholds:
     """What the user asked the decision to enforce; None means not set."""
 
     min_mandated_compliance: float | None = None
+    min_ask_precision: float | None = None
+    min_blocker_recall: float | None = None
     min_tool_match: float | None = None
     min_distraction_catch: float | None = None
+    min_golden_truth_pass: float | None = None
     max_prefilled_ratio: float | None = None
     max_drop: float = 0.0
+    allow_empty: bool = False
+    """Accept a decision over runs in which nothing was scored (else it is refused)."""
 
     def as_report(self) -> DecisionThresholds:
         return DecisionThresholds(
             min_mandated_compliance=self.min_mandated_compliance,
+            min_ask_precision=self.min_ask_precision,
+            min_blocker_recall=self.min_blocker_recall,
             min_tool_match=self.min_tool_match,
             min_distraction_catch=self.min_distraction_catch,
+            min_golden_truth_pass=self.min_golden_truth_pass,
             max_prefilled_ratio=self.max_prefilled_ratio,
             max_drop=self.max_drop,
+            allow_empty=self.allow_empty,
         )
 
 
@@ -202,6 +214,35 @@ def baseline_checks(rates: Rates, baseline: ScoreReport, max_drop: float) -> lis
     return checks
 
 
+# --- a gate that measured nothing ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """How many steps the figures rest on."""
+
+    steps: int
+    """Every step read, refused and unscored ones included."""
+    refused: int
+    """Steps whose auto score is not derivable (each refusal gives its own reason)."""
+    auto_scored: int
+    """Steps with an auto score, re-derived or recorded."""
+    reviewed: int
+    """Steps with a human review."""
+
+
+def nothing_scored(scored: Scored) -> list[str]:
+    """The refusal of a decision over runs in which no step carries any score (empty when one does, and
+    when steps were refused: their refusals say why they carry none)."""
+    if scored.auto_scored > 0 or scored.reviewed > 0 or scored.refused > 0:
+        return []
+    return [
+        f"nothing was scored: none of the {scored.steps} step(s) read has an auto score (re-derived or recorded) "
+        "or a human review, so no rate was measured; a gate that measured nothing does not pass "
+        "(--allow-empty accepts it)"
+    ]
+
+
 # --- the decision --------------------------------------------------------------------------
 
 
@@ -230,15 +271,19 @@ def decide(
     refusal_reasons: Sequence[str],
     disagreements: int,
     baseline: ScoreReport | str | None = None,
+    scored: Scored | None = None,
 ) -> Decision:
     """The decision value the exit code is taken from.
 
     ``refusal_reasons`` summarise the report's refusals (any makes the outcome
     refused); ``baseline`` is an earlier report, or a string saying why the
-    baseline given could not be read.
+    baseline given could not be read; ``scored`` says how many steps carry a
+    score (None: not known, as for a decision over rates alone).
     """
     checks = threshold_checks(rates, thresholds)
     refused_reasons = list(refusal_reasons)
+    if scored is not None and not thresholds.allow_empty:
+        refused_reasons.extend(nothing_scored(scored))
     if isinstance(baseline, str):
         refused_reasons.append(f"baseline refused: {baseline}")
     elif baseline is not None:

@@ -29,7 +29,7 @@ from evalscore.models.run import GateEvent, RunOf, ScoringModel, StepResult
 from evalscore.models.suite import EvalSuite
 from evalscore.scoring import aggregate as agg
 from evalscore.scoring.compare import Disagreement, compare_step
-from evalscore.scoring.decision import Scope, Thresholds, decide
+from evalscore.scoring.decision import Scope, Scored, Thresholds, decide
 from evalscore.scoring.join import JoinedStep, SuiteIndex, index_suites, join_run, step_count
 from evalscore.scoring.rederive import Rederived, rederive_step
 from evalscore.scoring.refusal import RUN_REPEATED, SCORING_MODEL_UNAVAILABLE, SCORING_MODELS_MIXED, Refusal
@@ -567,6 +567,12 @@ def build_report(
         refusal_reasons=refusal_summary(refusals, partial.unlisted_refusals),
         disagreements=len(partial.disagreements) + partial.unlisted_disagreements,
         baseline=baseline,
+        scored=Scored(
+            steps=partial.aggregate.total_steps,
+            refused=partial.aggregate.refused_steps,
+            auto_scored=partial.aggregate.scored_steps,
+            reviewed=partial.aggregate.reviewed_steps,
+        ),
     )
     return ScoreReport(
         evalscore_version=__version__,

@@ -244,14 +244,22 @@ class DecisionThresholds(ReportModel):
 
     min_mandated_compliance: Finite | None
     """Lowest acceptable mandated_compliance_rate."""
+    min_ask_precision: Finite | None = None
+    """Lowest acceptable discretionary_ask_precision."""
+    min_blocker_recall: Finite | None = None
+    """Lowest acceptable discretionary_blocker_recall."""
     min_tool_match: Finite | None
     """Lowest acceptable tool_match_accuracy."""
     min_distraction_catch: Finite | None
     """Lowest acceptable distraction_detection_rate."""
+    min_golden_truth_pass: Finite | None = None
+    """Lowest acceptable golden_truth_pass_rate."""
     max_prefilled_ratio: Finite | None
     """Highest acceptable prefilled_ratio."""
     max_drop: Finite
     """Largest tolerated worsening of a rate against the baseline."""
+    allow_empty: bool = False
+    """Whether a decision over runs in which nothing was scored was accepted (``--allow-empty``)."""
 
 
 class Check(ReportModel):

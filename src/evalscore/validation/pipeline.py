@@ -17,7 +17,7 @@ from evalscore.inputs.documents import (
     read_file_documents,
 )
 from evalscore.inputs.jsonl_ranges import line_ranges
-from evalscore.inputs.paths import STDIN, expand_paths
+from evalscore.inputs.paths import STDIN, FileKey, expand_paths
 from evalscore.validation.checker import CheckedArtifact, check_guarded
 from evalscore.validation.internal_error import internal_error_finding
 from evalscore.validation.parallel import (
@@ -69,13 +69,15 @@ def judge_paths(
     max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
     on_input: Callable[[InputRecord], None] | None = None,
     stdin: IO[bytes] | None = None,
+    skip: frozenset[FileKey] = frozenset(),
 ) -> Iterator[Judged]:
-    """What ``judge`` gives for every document under ``paths``, one at a time, in order.
+    """What ``judge`` gives for every document under ``paths`` (but the files in ``skip``), one at a
+    time, in order.
 
     A long JSONL file is judged by ``workers`` forked processes (each given ``judge`` when it is
     forked); everything else, and everything when ``workers`` is 1, in this process.
     """
-    for file in expand_paths(paths):
+    for file in expand_paths(paths, skip):
         in_parallel = (
             file.format == "jsonl"
             and file.path != STDIN

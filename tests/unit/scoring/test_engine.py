@@ -391,10 +391,13 @@ def test_a_model_asked_for_without_a_suite_is_refused_with_the_run_its_steps_and
     assert report.counts.refused_steps == 3
 
 
+RECORDED_TOOL_MATCH: dict[str, object] = {"tool_match": True, "distraction_caught": None}
+
+
 def test_recorded_scores_of_one_model_are_not_refused() -> None:
     runs = [
-        SourcedRun("a.json", run({"t1": [step_result(1)]})),
-        SourcedRun("b.json", run({"t1": [step_result(1)]}, run_id="run-2")),
+        SourcedRun("a.json", run({"t1": [step_result(1, auto_score=RECORDED_TOOL_MATCH)]})),
+        SourcedRun("b.json", run({"t1": [step_result(1, auto_score=RECORDED_TOOL_MATCH)]}, run_id="run-2")),
     ]
     report = score(runs)
     assert report.refusals == []
