@@ -192,7 +192,7 @@ def test_colour_codes_appear_only_when_colour_is_asked_for() -> None:
 def test_the_registry_text_reporter_uses_the_style() -> None:
     assert SCORE_REPORTERS["text"](REPORT, ReportStyle(color=False, width=WIDTH)) == TEXT
     assert "\x1b[" in SCORE_REPORTERS["text"](REPORT, ReportStyle(color=True, width=WIDTH))
-    assert sorted(SCORE_REPORTERS) == ["json", "text"]
+    assert sorted(SCORE_REPORTERS) == ["github", "json", "junit", "markdown", "text"]
 
 
 def test_the_json_reporter_renders_the_report_value_and_nothing_else() -> None:

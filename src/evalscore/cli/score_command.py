@@ -24,9 +24,9 @@ from evalscore.cli.common import (
     read_stdin_once,
     report_style,
     traceback_option,
-    write_out,
 )
 from evalscore.cli.progress import Progress
+from evalscore.cli.report_output import ReportDestination, deliver, output_option, report_destination
 from evalscore.findings import Finding
 from evalscore.inputs.documents import Document, InputRecord, read_file_documents
 from evalscore.inputs.paths import FileKey, expand_paths, file_key
@@ -64,6 +64,8 @@ class ScoreOptions:
     max_document_bytes: int
     jobs: int | None = None
     """Processes checking and scoring a long JSONL file; None: every usable core."""
+    output: str | None = None
+    """``--output``: the file the report in ``output_format`` is written to (the text report then goes to stdout)."""
 
 
 @dataclass(slots=True)
@@ -241,13 +243,15 @@ def _newer_version(version: object) -> str | None:
 
 
 def run_score(options: ScoreOptions) -> int:
-    style = report_style(options.output_format)
+    destination = report_destination(
+        options.output, (*options.runs, *options.suites, *([options.baseline] if options.baseline else []))
+    )
     inputs = _Inputs()
     suites = _load_suites(options, inputs)
     index = index_suites(suites) if options.suites and not inputs.invalid.verdicts else None
     total = _score_runs(options, inputs, index)
     if inputs.invalid.verdicts:
-        return _report_invalid(inputs, options, style)
+        return _report_invalid(inputs, options, destination)
     if not any(kinds & RUN_KINDS for _, kinds in inputs.records):
         sys.stderr.write("evalscore score: no run found under the given paths; nothing was scored\n")
         return EXIT_USAGE
@@ -261,15 +265,29 @@ def run_score(options: ScoreOptions) -> int:
         signal_params=options.signal_params,
         inputs=[*inputs.refs(), *([baseline_record] if baseline_record else [])],
     )
-    write_out(SCORE_REPORTERS[options.output_format](report, style))
+    to_file = destination.target is not None
+    rendered = SCORE_REPORTERS[options.output_format](
+        report, ReportStyle() if to_file else report_style(options.output_format)
+    )
+    text = SCORE_REPORTERS["text"]
+    read = [record.path for record, _ in inputs.records]
+    if not deliver("score", destination, rendered, lambda: text(report, report_style("text")), read):
+        return EXIT_USAGE
     return report.exit_code
 
 
-def _report_invalid(inputs: _Inputs, options: ScoreOptions, style: ReportStyle) -> int:
+def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportDestination) -> int:
     """No score is printed over invalid input: the validation findings are, and the exit code says so."""
     summary = inputs.invalid
     summary.inputs.extend(record for record, _ in inputs.records)
-    write_out(VALIDATION_REPORTERS[options.output_format](summary, style))
+    to_file = destination.target is not None
+    rendered = VALIDATION_REPORTERS[options.output_format](
+        summary, ReportStyle() if to_file else report_style(options.output_format)
+    )
+    text = VALIDATION_REPORTERS["text"]
+    read = [record.path for record in summary.inputs]
+    if not deliver("score", destination, rendered, lambda: text(summary, report_style("text")), read):
+        return EXIT_USAGE
     if summary.internal_errors:
         problem, code = "evalscore met an internal error (a bug) on an input", EXIT_INTERNAL_ERROR
     elif summary.unreadable:
@@ -331,6 +349,7 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, style: ReportStyle) 
 @click.option(
     "--format", "output_format", type=click.Choice(sorted(SCORE_REPORTERS)), default="text", show_default=True
 )
+@output_option
 @max_document_bytes_option
 @jobs_option
 @traceback_option
@@ -351,6 +370,7 @@ def score_command(
     fast_approval_floor_ms: float,
     fast_approval_ms_per_char: float,
     output_format: str,
+    output: str | None,
     max_document_bytes: int,
     jobs: int | None,
 ) -> None:
@@ -382,5 +402,6 @@ def score_command(
         output_format=output_format,
         max_document_bytes=max_document_bytes,
         jobs=jobs,
+        output=output,
     )
     sys.exit(run_score(options))

@@ -15,10 +15,10 @@ from evalscore.cli.common import (
     read_stdin_once,
     report_style,
     traceback_option,
-    write_out,
 )
 from evalscore.cli.progress import Progress
-from evalscore.reporters.registry import VALIDATION_REPORTERS
+from evalscore.cli.report_output import deliver, output_option, report_destination
+from evalscore.reporters.registry import VALIDATION_REPORTERS, ReportStyle
 from evalscore.validation.pipeline import check_paths
 from evalscore.validation.summary import ValidationSummary
 
@@ -33,9 +33,16 @@ class ValidateOptions:
     max_document_bytes: int
     jobs: int | None = None
     """Processes checking a long JSONL file; None: every usable core."""
+    output: str | None = None
+    """``--output``: the file the report in ``output_format`` is written to (the text report then goes to stdout)."""
+
+
+EXIT_UNWRITTEN = 2
+"""The report could not be written to ``--output``."""
 
 
 def run_validate(options: ValidateOptions) -> int:
+    destination = report_destination(options.output, options.paths)
     summary = ValidationSummary(strict=options.strict, max_findings=options.max_errors)
     checked = check_paths(
         list(options.paths),
@@ -49,8 +56,14 @@ def run_validate(options: ValidateOptions) -> int:
         for artifact in checked:
             progress.tick()
             summary.add(artifact)
-    style = report_style(options.output_format)
-    write_out(VALIDATION_REPORTERS[options.output_format](summary, style))
+    to_file = destination.target is not None
+    rendered = VALIDATION_REPORTERS[options.output_format](
+        summary, ReportStyle() if to_file else report_style(options.output_format)
+    )
+    text = VALIDATION_REPORTERS["text"]
+    read = [record.path for record in summary.inputs]
+    if not deliver("validate", destination, rendered, lambda: text(summary, report_style("text")), read):
+        return EXIT_UNWRITTEN
     return summary.exit_code
 
 
@@ -68,6 +81,7 @@ def run_validate(options: ValidateOptions) -> int:
     show_default=True,
     help="Findings shown per artifact, most useful first; 0 shows all.",
 )
+@output_option
 @max_document_bytes_option
 @jobs_option
 @traceback_option
@@ -77,6 +91,7 @@ def validate_command(
     output_format: str,
     strict: bool,
     max_errors: int,
+    output: str | None,
     max_document_bytes: int,
     jobs: int | None,
 ) -> None:
@@ -88,5 +103,5 @@ def validate_command(
     internal error (a bug; the other inputs are still checked).
     """
     read_stdin_once(paths)
-    options = ValidateOptions(paths, kind, output_format, strict, max_errors, max_document_bytes, jobs)
+    options = ValidateOptions(paths, kind, output_format, strict, max_errors, max_document_bytes, jobs, output)
     sys.exit(run_validate(options))

@@ -53,5 +53,60 @@ def _score_json(report: ScoreReport, style: ReportStyle) -> str:
     return render_score_json(report)
 
 
-VALIDATION_REPORTERS: Final[dict[str, ValidationReporter]] = {"text": _validation_text, "json": _validation_json}
-SCORE_REPORTERS: Final[dict[str, ScoreReporter]] = {"text": _score_text, "json": _score_json}
+def _validation_junit(summary: ValidationSummary, style: ReportStyle) -> str:
+    from evalscore.reporters.validation_junit import render_validation_junit
+
+    return render_validation_junit(summary)
+
+
+def _validation_github(summary: ValidationSummary, style: ReportStyle) -> str:
+    from evalscore.reporters.validation_github import render_validation_github
+
+    return render_validation_github(summary)
+
+
+def _validation_markdown(summary: ValidationSummary, style: ReportStyle) -> str:
+    from evalscore.reporters.validation_markdown import render_validation_markdown
+
+    return render_validation_markdown(summary)
+
+
+def _validation_sarif(summary: ValidationSummary, style: ReportStyle) -> str:
+    from evalscore.reporters.validation_sarif import render_validation_sarif
+
+    return render_validation_sarif(summary)
+
+
+def _score_junit(report: ScoreReport, style: ReportStyle) -> str:
+    from evalscore.reporters.score_junit import render_score_junit
+
+    return render_score_junit(report)
+
+
+def _score_github(report: ScoreReport, style: ReportStyle) -> str:
+    from evalscore.reporters.score_github import render_score_github
+
+    return render_score_github(report)
+
+
+def _score_markdown(report: ScoreReport, style: ReportStyle) -> str:
+    from evalscore.reporters.score_markdown import render_score_markdown
+
+    return render_score_markdown(report)
+
+
+VALIDATION_REPORTERS: Final[dict[str, ValidationReporter]] = {
+    "text": _validation_text,
+    "json": _validation_json,
+    "junit": _validation_junit,
+    "github": _validation_github,
+    "markdown": _validation_markdown,
+    "sarif": _validation_sarif,
+}
+SCORE_REPORTERS: Final[dict[str, ScoreReporter]] = {
+    "text": _score_text,
+    "json": _score_json,
+    "junit": _score_junit,
+    "github": _score_github,
+    "markdown": _score_markdown,
+}

@@ -1,0 +1,68 @@
+"""Text from a log or a path, made safe for the formats CI systems read (XML, workflow commands, Markdown).
+
+Every one starts from ``printable``: control, bidirectional and separator characters shown as escapes,
+so that nothing a log says is obeyed by a terminal, a runner or a renderer. Then each format's own
+escaping: XML 1.0 cannot hold a lone surrogate (a JSON ``\\ud800`` escape); a GitHub workflow command
+ends at a line break and reads ``%`` escapes; Markdown turns punctuation into markup and raw HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from evalscore.json_output import dumps_text
+from evalscore.printable import MESSAGE_LIMIT, printable, shortened
+
+
+def plain(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` printable, shortened in the middle past ``limit``, lone surrogates as ``\\udXXX``."""
+    return shortened(text, limit).encode("utf-8", errors="backslashreplace").decode("utf-8")
+
+
+def whole(text: str) -> str:
+    """``text`` printable and whole (for values a machine reads back), lone surrogates escaped."""
+    return printable(text).encode("utf-8", errors="backslashreplace").decode("utf-8")
+
+
+_WORKFLOW_DATA: Final = str.maketrans({"%": "%25", "\r": "%0D", "\n": "%0A"})
+_WORKFLOW_PROPERTY: Final = str.maketrans({"%": "%25", "\r": "%0D", "\n": "%0A", ":": "%3A", ",": "%2C"})
+
+
+def workflow_data(text: str) -> str:
+    """The message of a GitHub Actions workflow command: ``%``, CR and LF escaped as the runner reads them."""
+    return text.translate(_WORKFLOW_DATA)
+
+
+def workflow_property(text: str) -> str:
+    """A property value (``file=``, ``title=``) of a workflow command: ``:`` and ``,`` escaped too."""
+    return text.translate(_WORKFLOW_PROPERTY)
+
+
+_MARKDOWN_SPECIAL: Final = re.compile(r"([\\`*_\[\]<>|~&])|^([#+\-])")
+
+
+def markdown_text(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """Text shown as itself in Markdown (GitHub's): every character that could start emphasis, code,
+    a link, raw HTML, an entity or a table cell's end is escaped with a backslash, and so is a ``#``,
+    ``+`` or ``-`` that opens the text (a heading or a list inside a list item)."""
+    return _MARKDOWN_SPECIAL.sub(lambda match: "\\" + match.group(), plain(text, limit))
+
+
+def json_value(value: object) -> str:
+    """A recorded or re-derived value as compact JSON (``["g"]``, ``true``, ``null``)."""
+    return dumps_text(value, indent=False).rstrip("\n")
+
+
+def located(source: str, inputs: Sequence[str]) -> tuple[str, int | None]:
+    """A run's source (``path`` or ``path:line`` for a JSONL line) as its path and line.
+
+    Only a path the report lists as an input is split off, so a path that holds a colon is
+    never cut in the wrong place."""
+    if source in inputs:
+        return source, None
+    path, colon, line = source.rpartition(":")
+    if colon and line.isdigit() and path in inputs:
+        return path, int(line)
+    return source, None
