@@ -109,7 +109,8 @@ def test_the_bundled_example_reports_the_counts_behind_each_rate() -> None:
 def test_the_bundled_example_reports_the_hand_computed_oversight_signals() -> None:
     _, report = example()
     signals = report["signals"]
-    assert {key: value for key, value in signals.items() if key not in {"by_target_tool", "thresholds"}} == {
+    tallies = {"by_target_tool", "unresolved_by_target_tool", "approval_latencies", "thresholds"}
+    assert {key: value for key, value in signals.items() if key not in tallies} == {
         "resolved_gates": 6,
         "approvals": 4,
         "denials": 1,
@@ -120,6 +121,14 @@ def test_the_bundled_example_reports_the_hand_computed_oversight_signals() -> No
         "fast_approvals": 2,
         "never_denied": False,
     }
+    # Approved approval requests: 38,500 ms (bin 30 s-1 min), 900 ms (500 ms-1 s), 400 ms from the
+    # timestamps (250-500 ms), and one with neither a duration nor both timestamps: unknown, in no bin.
+    assert signals["approval_latencies"] == {
+        "edges_ms": [0, 250, 500, 1000, 2000, 5000, 10000, 30000, 60000, 300000, 900000, 3600000, 86400000],
+        "counts": [0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0],
+        "unknown": 1,
+    }
+    assert signals["unresolved_by_target_tool"] == [{"target_tool": "delete_records", "unresolved": 1}]
     by_tool = {entry["target_tool"]: entry for entry in signals["by_target_tool"]}
     assert len(signals["by_target_tool"]) == 3
     assert by_tool["issue_refund"] == {
@@ -526,6 +535,8 @@ def test_the_json_report_has_exactly_the_stable_keys() -> None:
         "fast_approvals",
         "never_denied",
         "by_target_tool",
+        "unresolved_by_target_tool",
+        "approval_latencies",
         "thresholds",
     }
     assert set(report["decision"]) == {"outcome", "reasons", "exit_code", "thresholds", "checks"}

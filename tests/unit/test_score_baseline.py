@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from evalscore import __version__
 from evalscore.cli.main import main
-from evalscore.cli.score_command import _newer_version, _read_baseline, _version_key
+from evalscore.cli.score_command import _newer_version, _version_key, read_score_report
 from evalscore.scoring.report import InputRef, ScoreReport
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,13 +46,13 @@ def ref_of(path: Path) -> InputRef:
 
 
 def test_no_baseline_is_nothing_to_compare_with() -> None:
-    assert _read_baseline(None, LIMIT) == (None, None)
+    assert read_score_report(None, LIMIT) == (None, None)
 
 
 @pytest.mark.parametrize("name", ["baseline.json", "baseline.txt", "baseline.yaml", "baseline.jsonl"])
 def test_a_baseline_is_one_json_document_whatever_its_name_says(tmp_path: Path, name: str) -> None:
     path = written(tmp_path / name, json.dumps(report(), indent=2))
-    baseline, ref = _read_baseline(str(path), LIMIT)
+    baseline, ref = read_score_report(str(path), LIMIT)
     assert isinstance(baseline, ScoreReport)
     assert ref == ref_of(path)
 
@@ -60,12 +60,12 @@ def test_a_baseline_is_one_json_document_whatever_its_name_says(tmp_path: Path, 
 @pytest.mark.parametrize("name", ["baseline.yaml", "baseline.txt"])
 def test_a_baseline_written_as_yaml_is_refused_even_when_its_name_says_yaml(tmp_path: Path, name: str) -> None:
     path = written(tmp_path / name, yaml.safe_dump(report()))
-    assert _read_baseline(str(path), LIMIT) == (f"baseline {path}: expected value (line 1 column 1)", ref_of(path))
+    assert read_score_report(str(path), LIMIT) == (f"baseline {path}: expected value (line 1 column 1)", ref_of(path))
 
 
 def test_a_baseline_beyond_the_limit_is_refused_and_names_no_bytes(tmp_path: Path) -> None:
     path = written(tmp_path / "baseline.json", json.dumps(report()))
-    assert _read_baseline(str(path), 100) == (
+    assert read_score_report(str(path), 100) == (
         f"baseline {path}: document is larger than 100 bytes; raise --max-document-bytes to read it",
         None,
     )
@@ -75,14 +75,14 @@ def test_a_baseline_that_is_not_a_score_report_says_what_is_wrong(tmp_path: Path
     changed = report()
     del changed["rates"]
     path = written(tmp_path / "baseline.json", json.dumps(changed))
-    reason, ref = _read_baseline(str(path), LIMIT)
+    reason, ref = read_score_report(str(path), LIMIT)
     assert reason == f"baseline {path}: not an evalscore score report: 'rates' is a required property (at /)"
     assert ref == ref_of(path)
 
 
 def test_a_baseline_from_a_newer_evalscore_is_refused_naming_both_versions(tmp_path: Path) -> None:
     path = written(tmp_path / "baseline.json", json.dumps({**report(), "evalscore_version": "99.0.0"}))
-    reason, _ = _read_baseline(str(path), LIMIT)
+    reason, _ = read_score_report(str(path), LIMIT)
     assert reason == (
         f"baseline {path}: written by evalscore 99.0.0, newer than this {__version__}; its rules may differ"
     )

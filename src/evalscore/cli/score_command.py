@@ -25,6 +25,7 @@ from evalscore.cli.common import (
     report_style,
     traceback_option,
 )
+from evalscore.cli.html_page import write_html
 from evalscore.cli.progress import Progress
 from evalscore.cli.report_output import ReportDestination, deliver, output_option, report_destination
 from evalscore.findings import Finding
@@ -66,6 +67,8 @@ class ScoreOptions:
     """Processes checking and scoring a long JSONL file; None: every usable core."""
     output: str | None = None
     """``--output``: the file the report in ``output_format`` is written to (the text report then goes to stdout)."""
+    html: str | None = None
+    """``--html``: the file the HTML page of the report is written to as well."""
 
 
 @dataclass(slots=True)
@@ -186,12 +189,15 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None
     return scoring.total
 
 
-def _read_baseline(path: str | None, limit: int) -> tuple[ScoreReport | str | None, InputRef | None]:
-    """The earlier report (or why it cannot be compared with: then the decision is refused),
+def read_score_report(
+    path: str | None, limit: int, what: str = "baseline"
+) -> tuple[ScoreReport | str | None, InputRef | None]:
+    """An earlier report (or why it cannot be believed: for a baseline the decision is then refused),
     and its input record: the decision depends on it, so the report names its bytes.
 
-    A baseline is input like any other: read within ``limit``, with the strict JSON
+    A report read back is input like any other: read within ``limit``, with the strict JSON
     reader, and checked against the published score-report schema before it is believed.
+    ``what`` names it in the reasons (a ``baseline``, the ``score report`` of ``evalscore report``).
     """
     if path is None:
         return None, None
@@ -204,7 +210,7 @@ def _read_baseline(path: str | None, limit: int) -> tuple[ScoreReport | str | No
     ref = (
         InputRef(path=record.path, sha256=record.sha256, kind="baseline") if record.complete and record.sha256 else None
     )
-    where = f"baseline {record.path}"
+    where = f"{what} {record.path}"
     if document.syntax is not None:
         return f"{where}: {document.syntax.message}", ref
     problem = next(report_findings(document.value), None)
@@ -255,7 +261,7 @@ def run_score(options: ScoreOptions) -> int:
     if not any(kinds & RUN_KINDS for _, kinds in inputs.records):
         sys.stderr.write("evalscore score: no run found under the given paths; nothing was scored\n")
         return EXIT_USAGE
-    baseline, baseline_record = _read_baseline(options.baseline, options.max_document_bytes)
+    baseline, baseline_record = read_score_report(options.baseline, options.max_document_bytes)
     report = build_report(
         total.total(),
         rederived=index is not None,
@@ -265,6 +271,8 @@ def run_score(options: ScoreOptions) -> int:
         signal_params=options.signal_params,
         inputs=[*inputs.refs(), *([baseline_record] if baseline_record else [])],
     )
+    if options.html is not None and not write_html(report, options.html, destination.inputs, "score"):
+        return EXIT_USAGE
     to_file = destination.target is not None
     rendered = SCORE_REPORTERS[options.output_format](
         report, ReportStyle() if to_file else report_style(options.output_format)
@@ -350,6 +358,13 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportD
     "--format", "output_format", type=click.Choice(sorted(SCORE_REPORTERS)), default="text", show_default=True
 )
 @output_option
+@click.option(
+    "--html",
+    "html",
+    default=None,
+    metavar="FILE",
+    help="Also write the report as one self-contained HTML page (needs the html extra: matplotlib).",
+)
 @max_document_bytes_option
 @jobs_option
 @traceback_option
@@ -371,6 +386,7 @@ def score_command(
     fast_approval_ms_per_char: float,
     output_format: str,
     output: str | None,
+    html: str | None,
     max_document_bytes: int,
     jobs: int | None,
 ) -> None:
@@ -403,5 +419,6 @@ def score_command(
         max_document_bytes=max_document_bytes,
         jobs=jobs,
         output=output,
+        html=html,
     )
     sys.exit(run_score(options))

@@ -37,6 +37,7 @@ from evalscore.scoring.report import (
     Counts,
     DisagreementEntry,
     InputRef,
+    LatencyHistogram,
     RateCount,
     Rates,
     RecallCount,
@@ -48,9 +49,10 @@ from evalscore.scoring.report import (
     SuiteRef,
     ToolMatchCount,
     ToolSignal,
+    ToolUnresolved,
 )
 from evalscore.scoring.representable import oversized_count
-from evalscore.scoring.signals import SignalParams, Signals, SignalSum, empty_signals, signals_of
+from evalscore.scoring.signals import LATENCY_EDGES_MS, SignalParams, Signals, SignalSum, empty_signals, signals_of
 
 _T = TypeVar("_T")
 
@@ -450,6 +452,14 @@ def signals_section(signals: Signals, params: SignalParams) -> SignalsReport:
             ToolSignal(target_tool=tool, approvals=approved, denials=denied, never_denied=denied == 0)
             for tool, approved, denied in signals.by_target_tool
         ],
+        unresolved_by_target_tool=[
+            ToolUnresolved(target_tool=tool, unresolved=count) for tool, count in signals.unresolved_by_target_tool
+        ],
+        approval_latencies=LatencyHistogram(
+            edges_ms=list(LATENCY_EDGES_MS),
+            counts=list(signals.approval_latency_bins or [0] * len(LATENCY_EDGES_MS)),
+            unknown=signals.approval_latency_unknown,
+        ),
         thresholds=SignalThresholds(
             fast_approval_floor_ms=params.floor_ms, fast_approval_ms_per_char=params.ms_per_char
         ),

@@ -159,6 +159,27 @@ class ToolSignal(ReportModel):
     """True iff none of them was denied."""
 
 
+class ToolUnresolved(ReportModel):
+    """Approval requests naming one target tool that were left unresolved."""
+
+    target_tool: str | None
+    """The tool; null for approval requests that named none."""
+    unresolved: Count
+    """Unresolved approval requests naming it."""
+
+
+class LatencyHistogram(ReportModel):
+    """Observed latencies of approved approval requests, in fixed bins; unknown ones counted beside, never binned."""
+
+    edges_ms: list[Count]
+    """Lower edge of each bin in milliseconds: bin i holds latencies from edges_ms[i] up to (not including)
+    edges_ms[i + 1]; the last bin holds everything from its edge on."""
+    counts: list[Count]
+    """Approved approval requests with a known latency in each bin."""
+    unknown: Count
+    """Approved approval requests whose latency is unknown: counted here, in no bin."""
+
+
 class SignalThresholds(ReportModel):
     """The fast-approval parameters used."""
 
@@ -191,6 +212,10 @@ class SignalsReport(ReportModel):
     """Null when no approval request was approved or denied; else true iff none was denied."""
     by_target_tool: list[ToolSignal]
     """never_denied per target tool."""
+    unresolved_by_target_tool: list[ToolUnresolved] = []
+    """Unresolved approval requests per target tool. Absent from reports written before it was added."""
+    approval_latencies: LatencyHistogram | None = None
+    """The distribution of observed approval latencies. Absent (null) in reports written before it was added."""
     thresholds: SignalThresholds
     """The fast-approval parameters used."""
 

@@ -7,6 +7,7 @@ exit code. Unknown latency is counted in ``latency_unavailable`` and nowhere els
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from operator import attrgetter
@@ -18,6 +19,26 @@ from evalscore.visible_text import visible_key
 
 ToolTally = tuple[tuple[str | None, int, int], ...]
 """``(target_tool, approved approval requests, denied approval requests)``, sorted by tool, null first."""
+UnresolvedTally = tuple[tuple[str | None, int], ...]
+"""``(target_tool, unresolved approval requests)``, sorted by tool, null first."""
+
+LATENCY_EDGES_MS: Final = (
+    0,
+    250,
+    500,
+    1_000,
+    2_000,
+    5_000,
+    10_000,
+    30_000,
+    60_000,
+    300_000,
+    900_000,
+    3_600_000,
+    86_400_000,
+)
+"""Lower edges of the bins of observed approval latencies (ms): bin i holds ``edges[i] <= latency < edges[i + 1]``,
+the last bin everything from a day on. Fixed, so that histograms of parts add up to the whole's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +64,12 @@ class Signals:
     decided_requests: int = 0
     """Approval requests that were approved or denied (the population of ``never_denied``)."""
     denied_requests: int = 0
+    approval_latency_unknown: int = 0
+    """Approved approval requests whose latency is unknown (beside ``approval_latency_bins``, never in it)."""
     by_target_tool: ToolTally = ()
+    unresolved_by_target_tool: UnresolvedTally = ()
+    approval_latency_bins: tuple[int, ...] = ()
+    """Approved approval requests with a known latency, per bin of ``LATENCY_EDGES_MS``; empty when there are none."""
 
     @property
     def never_denied(self) -> bool | None:
@@ -62,17 +88,14 @@ def empty_signals() -> Signals:
 
 
 def merge_signals(left: Signals, right: Signals) -> Signals:
-    values: dict[str, object] = {}
-    for field in fields(Signals):
-        name = field.name
-        if name == "by_target_tool":
-            values[name] = merge_tallies(left.by_target_tool, right.by_target_tool)
-        else:
-            values[name] = getattr(left, name) + getattr(right, name)
-    return Signals(**values)  # type: ignore[arg-type]
+    total = SignalSum()
+    total.add(left)
+    total.add(right)
+    return total.total()
 
 
-_COUNTS: Final = tuple(field.name for field in fields(Signals) if field.name != "by_target_tool")
+_TALLIES: Final = frozenset({"by_target_tool", "unresolved_by_target_tool", "approval_latency_bins"})
+_COUNTS: Final = tuple(field.name for field in fields(Signals) if field.name not in _TALLIES)
 _count_values: Final = attrgetter(*_COUNTS)
 
 
@@ -80,11 +103,13 @@ class SignalSum:
     """Signals added up in place: adding costs the size of what is added, never of the sum so far
     (``merge_signals`` rebuilds and sorts the whole per-tool tally on every call)."""
 
-    __slots__ = ("_counts", "_tools")
+    __slots__ = ("_bins", "_counts", "_tools", "_unresolved")
 
     def __init__(self) -> None:
         self._counts = dict.fromkeys(_COUNTS, 0)
         self._tools: dict[str | None, list[int]] = {}
+        self._unresolved: dict[str | None, int] = {}
+        self._bins: list[int] = []
 
     def add(self, signals: Signals) -> None:
         counts = self._counts
@@ -95,22 +120,29 @@ class SignalSum:
             totals = self._tools.setdefault(tool, [0, 0])
             totals[0] += approved
             totals[1] += denied
+        for tool, unresolved in signals.unresolved_by_target_tool:
+            self._unresolved[tool] = self._unresolved.get(tool, 0) + unresolved
+        if signals.approval_latency_bins:
+            if not self._bins:
+                self._bins = [0] * len(LATENCY_EDGES_MS)
+            for index, count in enumerate(signals.approval_latency_bins):
+                self._bins[index] += count
 
     def total(self) -> Signals:
-        tally = tuple((tool, *self._tools[tool]) for tool in sorted(self._tools, key=_tool_order))
-        return Signals(**self._counts, by_target_tool=tally)  # type: ignore[arg-type]
+        tally: ToolTally = tuple(
+            (tool, self._tools[tool][0], self._tools[tool][1]) for tool in sorted(self._tools, key=_tool_order)
+        )
+        unresolved = tuple((tool, self._unresolved[tool]) for tool in sorted(self._unresolved, key=_tool_order))
+        return Signals(
+            **self._counts,
+            by_target_tool=tally,
+            unresolved_by_target_tool=unresolved,
+            approval_latency_bins=tuple(self._bins),
+        )
 
 
 def _tool_order(tool: str | None) -> tuple[bool, str]:
     return (tool is not None, tool or "")
-
-
-def merge_tallies(left: ToolTally, right: ToolTally) -> ToolTally:
-    totals: dict[str | None, tuple[int, int]] = {}
-    for tool, approved, denied in (*left, *right):
-        before_approved, before_denied = totals.get(tool, (0, 0))
-        totals[tool] = (before_approved + approved, before_denied + denied)
-    return tuple((tool, *totals[tool]) for tool in sorted(totals, key=_tool_order))
 
 
 # --- one event -----------------------------------------------------------------------------
@@ -174,14 +206,28 @@ def is_fast_approval(event: GateEvent, params: SignalParams) -> bool:
     return latency is not None and latency < reading_floor_ms(event.surfaced, params)
 
 
+def latency_bin(latency: float) -> int:
+    """The index of the bin of ``LATENCY_EDGES_MS`` that holds a (non-negative) latency."""
+    return bisect.bisect_right(LATENCY_EDGES_MS, latency) - 1
+
+
+def latency_bins(latency: float) -> tuple[int, ...]:
+    """One approval of a known latency, as a histogram."""
+    bins = [0] * len(LATENCY_EDGES_MS)
+    bins[latency_bin(latency)] = 1
+    return tuple(bins)
+
+
 def event_signals(event: GateEvent, params: SignalParams) -> Signals:
     """The signals of one gate event."""
     if not is_resolved(event):
-        return Signals(unresolved=1)
+        waiting = ((event.target_tool, 1),) if event.kind == "approval_request" else ()
+        return Signals(unresolved=1, unresolved_by_target_tool=waiting)
     persons = distinct_overseers(event.overseers)
     approved = is_approved_request(event)
     denied = is_denied_request(event)
     decided = approved or denied
+    latency = latency_ms(event) if approved else None
     return Signals(
         resolved_gates=1,
         approvals=int(event.resolution == "approved"),
@@ -193,6 +239,8 @@ def event_signals(event: GateEvent, params: SignalParams) -> Signals:
         decided_requests=int(decided),
         denied_requests=int(denied),
         by_target_tool=((event.target_tool, int(approved), int(denied)),) if decided else (),
+        approval_latency_unknown=int(approved and latency is None),
+        approval_latency_bins=latency_bins(latency) if latency is not None else (),
     )
 
 

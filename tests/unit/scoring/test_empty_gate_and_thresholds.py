@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from evalscore.scoring import SourcedRun, score
 from evalscore.scoring.decision import THRESHOLD_RATES, Scope, Scored, Thresholds, decide, nothing_scored
 from evalscore.scoring.report import Rates
+
+from .builders import run, step_result
 
 SCOPE = Scope(source="recorded", scoring_model="v1", suites=())
 NULL_RATES = Rates(
@@ -94,3 +97,12 @@ def test_the_new_thresholds_are_floors_on_their_rates(
     assert [(check.name, check.rate, check.outcome) for check in decision.checks] == [(name, rate, outcome)]
     assert decision.outcome == outcome
     assert decision.thresholds.model_dump()[name] == 0.5
+
+
+def test_the_engine_refuses_runs_in_which_nothing_was_scored_counting_their_steps() -> None:
+    unscored = [SourcedRun("a.json", run({"t1": [step_result(1), step_result(2)], "t2": [step_result(1)]}))]
+    report = score(unscored)
+    assert (report.decision.outcome, report.decision.exit_code) == ("refused", 4)
+    assert report.decision.reasons[0].startswith("nothing was scored: none of the 3 step(s) read has an auto score")
+    allowed = score(unscored, thresholds=Thresholds(allow_empty=True))
+    assert (allowed.decision.outcome, allowed.decision.thresholds.allow_empty) == ("pass", True)

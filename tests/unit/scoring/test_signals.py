@@ -9,10 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalscore.scoring.signals import (
+    LATENCY_EDGES_MS,
     SignalParams,
     distinct_overseers,
     empty_signals,
     event_signals,
+    latency_bin,
     latency_ms,
     merge_signals,
     signals_of,
@@ -189,3 +191,45 @@ def test_a_timestamp_without_an_offset_names_no_instant_so_the_latency_is_unknow
     opened_at: str, resolved_at: str
 ) -> None:
     assert timestamp_latency(opened_at, resolved_at) is None
+
+
+@pytest.mark.parametrize(
+    ("latency", "index"),
+    [(0, 0), (249.999, 0), (250, 1), (999.5, 2), (1000, 3), (86_399_999, 11), (86_400_000, 12), (10**30, 12)],
+)
+def test_a_latency_falls_in_the_bin_whose_lower_edge_it_reaches(latency: float, index: int) -> None:
+    assert latency_bin(latency) == index
+    assert LATENCY_EDGES_MS[index] <= latency
+
+
+def test_only_approved_approval_requests_are_binned_and_unknown_ones_are_counted_beside() -> None:
+    events = [
+        approval(decision_latency_ms=300),
+        approval(decision_latency_ms=300),
+        approval(),  # approved, latency unknown
+        approval(resolution="denied", decision_latency_ms=300),
+        question().model_copy(update={"decision_latency_ms": 300}),
+        approval(resolution="unresolved"),
+    ]
+    signals = signals_of(events, PARAMS)
+    assert signals.approval_latency_bins == (0, 2, *([0] * (len(LATENCY_EDGES_MS) - 2)))
+    assert signals.approval_latency_unknown == 1
+    assert sum(signals.approval_latency_bins) + signals.approval_latency_unknown == 3
+
+
+def test_no_known_approval_latency_is_no_histogram_not_a_histogram_of_zeros() -> None:
+    assert signals_of([approval(), question()], PARAMS).approval_latency_bins == ()
+
+
+def test_unresolved_approval_requests_are_tallied_per_tool_and_unresolved_questions_are_not() -> None:
+    events = [
+        approval("delete", resolution="unresolved"),
+        approval(None, resolution="unresolved"),
+        approval("delete", resolution="unresolved"),
+        question().model_copy(update={"resolution": "unresolved"}),
+        approval("delete"),
+    ]
+    signals = signals_of(events, PARAMS)
+    assert signals.unresolved_by_target_tool == ((None, 1), ("delete", 2))
+    assert signals.by_target_tool == (("delete", 1, 0),)
+    assert signals.unresolved == 4
