@@ -20,6 +20,8 @@ class Finding:
     message: str
     source: str = ""
     line: int | None = None
+    column: int | None = None
+    """Where in the line the value (or the syntax error) starts, from 1; None when not computed."""
 
     @property
     def is_error(self) -> bool:

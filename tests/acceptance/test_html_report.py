@@ -64,7 +64,7 @@ def test_the_page_holds_the_decision_the_rates_with_their_counts_and_three_chart
     page = page_of(tmp_path)
     assert page.startswith("<!DOCTYPE html>")
     assert '<span class="outcome pass">PASS</span> (exit 0)' in page
-    assert "<td>mandated gate compliance</td><td class=\"number\">0.600</td><td class=\"number\">3 / 5</td>" in page
+    assert '<td>mandated gate compliance</td><td class="number">0.600</td><td class="number">3 / 5</td>' in page
     assert page.count("<svg") == 3
     assert "latency unknown: 1 (not plotted)" in page
     assert '<strong id="latency-unknown">1</strong>' in page

@@ -63,6 +63,7 @@ def test_an_artifact_of_another_kind_among_the_runs_is_invalid_where_it_is(tmp_p
         {
             "source": str(mixed),
             "line": 2,
+            "column": None,
             "layer": "contract",
             "code": "ES010",
             "severity": "error",

@@ -63,7 +63,7 @@ def test_emoji_codes_and_markup_in_log_text_are_printed_as_written(tmp_path: Pat
     named.write_text('{"run_id": 1}')
     checked = invoke("validate", named)
     assert checked.exit_code == 1
-    assert f"INVALID {named} (unknown kind)" in checked.stdout
+    assert f"{named}:1:1: ES005 / contract error: cannot tell which artifact" in checked.stdout
 
 
 def test_a_very_long_id_is_shortened_in_text_output(tmp_path: Path) -> None:

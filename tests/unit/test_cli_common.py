@@ -113,4 +113,7 @@ def test_a_terminal_whose_width_is_unknown_is_taken_as_100_wide(monkeypatch: pyt
 def test_text_elsewhere_than_a_terminal_is_plain_at_the_fixed_width(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdout", NotATerminal())
     monkeypatch.setenv("COLUMNS", "77")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    assert report_style("text") == ReportStyle(color=False, width=77)  # piped, the width follows COLUMNS
+    monkeypatch.delenv("COLUMNS")
     assert report_style("text") == ReportStyle(color=False, width=100)

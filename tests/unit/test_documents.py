@@ -37,9 +37,18 @@ BOM = b"\xef\xbb\xbf"
 CHUNK = 1024 * 1024
 
 
-def finding(code: str, source: str, line: int | None, message: str, pointer: str = "") -> Finding:
+def finding(
+    code: str, source: str, line: int | None, message: str, pointer: str = "", column: int | None = None
+) -> Finding:
     return Finding(
-        layer="syntax", code=code, severity="error", pointer=pointer, message=message, source=source, line=line
+        layer="syntax",
+        code=code,
+        severity="error",
+        pointer=pointer,
+        message=message,
+        source=source,
+        line=line,
+        column=column,
     )
 
 
@@ -343,23 +352,26 @@ def test_an_oversized_line_of_a_gzipped_or_sniffed_regular_file_is_skipped(
 
 
 @pytest.mark.parametrize(
-    ("line", "message"),
+    ("line", "message", "column"),
     [
-        (b'{"a": 1,   \n', "EOF while parsing a value (column 11)"),
-        (b'{"a": 1,\t\r\n', "EOF while parsing a value (column 9)"),
-        (b"[1, X\n", "expected value (column 5)"),
+        (b'{"a": 1,   \n', "EOF while parsing a value (column 11)", 11),
+        (b'{"a": 1,\t\r\n', "EOF while parsing a value (column 9)", 9),
+        (b"[1, X\n", "expected value (column 5)", 5),
     ],
 )
-def test_a_bad_jsonl_line_is_located_within_the_line_not_after_its_break(line: bytes, message: str) -> None:
-    assert documents.parse_json(line, "s", 7) == Document("s", 7, None, finding("ES002", "s", 7, message))
+def test_a_bad_jsonl_line_is_located_within_the_line_not_after_its_break(
+    line: bytes, message: str, column: int
+) -> None:
+    expected = Document("s", 7, None, finding("ES002", "s", 7, message, column=column))
+    assert documents.parse_json(line, "s", 7) == expected
 
 
 def test_an_error_with_no_column_on_a_jsonl_line_says_only_its_reason() -> None:
     error = documents.DocumentSyntaxError("ES002", "bad", None, None, "/a")
     assert documents._finding_of(error, "s", 3) == finding("ES002", "s", 3, "bad", "/a")
     located = documents.DocumentSyntaxError("ES002", "bad", 1, 4)
-    assert documents._finding_of(located, "s", 3) == finding("ES002", "s", 3, "bad (column 4)")
-    assert documents._finding_of(located, "s", None) == finding("ES002", "s", 1, "bad (line 1 column 4)")
+    assert documents._finding_of(located, "s", 3) == finding("ES002", "s", 3, "bad (column 4)", column=4)
+    assert documents._finding_of(located, "s", None) == finding("ES002", "s", 1, "bad (line 1 column 4)", column=4)
 
 
 # --- whole documents ----------------------------------------------------------------------------
@@ -402,6 +414,7 @@ def test_a_yaml_error_places_the_document_at_the_errors_line() -> None:
             "the tag !!binary is not allowed: a suite is JSON data (only !!str, !!int, !!float, !!bool, !!null,"
             " !!seq and !!map) (line 3 column 4)",
             "/c",
+            column=4,
         ),
     )
 

@@ -170,11 +170,14 @@ def test_the_decision_is_the_last_block_with_its_reasons() -> None:
     assert [line.split(":")[0] for line in checks] == ["  check min_mandated_compliance", "  check min_tool_match"]
 
 
-def test_no_line_is_wider_than_the_width_asked_for() -> None:
-    assert max(len(line) for line in LINES) <= WIDTH
+def test_tables_fit_the_width_and_no_line_is_broken_inside_a_word() -> None:
     narrow = render_score_text(REPORT, color=False, width=60)
-    assert max(len(line) for line in narrow.splitlines()) <= 60
+    table_lines = [line for line in narrow.splitlines() if line[:1] in "┏┃┡│└"]
+    assert len(table_lines) >= 10
+    assert max(len(line) for line in table_lines) <= 60
     assert narrow != TEXT
+    for reason in REPORT.decision.reasons:  # free text is never wrapped: each reason is one whole line
+        assert f"  {reason}" in narrow.splitlines()
 
 
 def test_the_same_report_renders_to_the_same_text() -> None:

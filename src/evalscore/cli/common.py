@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+import os
 import shutil
 import sys
-from typing import IO, Any, Final
+from typing import IO, Any, Final, Literal
 
 import click
 
@@ -53,12 +54,26 @@ traceback_option = click.option(
 MAX_DOCUMENT_BYTES_CEILING: Final = 2**40
 """1 TiB: far beyond what fits in memory to parse, and small enough for every read call."""
 
+
+class ByteCount(click.IntRange):
+    """A number of bytes, from 1 to ``MAX_DOCUMENT_BYTES_CEILING``; help shows the range in MiB and TiB."""
+
+    name = "bytes"
+
+    def __init__(self) -> None:
+        super().__init__(min=1, max=MAX_DOCUMENT_BYTES_CEILING)
+
+    def _describe_range(self) -> str:
+        return "1 byte to 1 TiB"
+
+
 max_document_bytes_option = click.option(
     "--max-document-bytes",
-    type=click.IntRange(min=1, max=MAX_DOCUMENT_BYTES_CEILING),
+    type=ByteCount(),
     default=DEFAULT_MAX_DOCUMENT_BYTES,
-    show_default=True,
-    help="Largest JSON/YAML document or JSONL line read into memory (at most 2**40).",
+    show_default=f"{DEFAULT_MAX_DOCUMENT_BYTES // 2**20} MiB",
+    metavar="BYTES",
+    help="Largest JSON/YAML document or JSONL line read into memory, in bytes.",
 )
 
 
@@ -86,11 +101,62 @@ def stream_is_terminal(stream: IO[str]) -> bool:
     return bool(isatty and isatty())
 
 
-def report_style(output_format: str) -> ReportStyle:
-    """Colour and the terminal's width on a terminal; plain text at a fixed width elsewhere."""
-    if output_format == "text" and stream_is_terminal(sys.stdout):
-        return ReportStyle(color=True, width=shutil.get_terminal_size((100, 24)).columns)
-    return ReportStyle()
+ColorChoice = Literal["auto", "always", "never"]
+DEFAULT_WIDTH: Final = 100
+"""The width of a text report written anywhere but a terminal, when ``COLUMNS`` says none."""
+
+
+def colour_wanted(choice: ColorChoice, stream: IO[str]) -> bool:
+    """``--color always`` or ``never`` as said; ``auto``: not when ``NO_COLOR`` is set (https://no-color.org),
+    yes when ``FORCE_COLOR`` is, else only on a terminal. An empty variable counts as unset."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return stream_is_terminal(stream)
+
+
+def report_width(stream: IO[str]) -> int:
+    """``COLUMNS`` when it holds a width, else the terminal's, else ``DEFAULT_WIDTH``."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and 20 <= int(columns) <= 10_000:
+        return int(columns)
+    if stream_is_terminal(stream):
+        return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
+    return DEFAULT_WIDTH
+
+
+def report_style(output_format: str, color: ColorChoice = "auto", verbosity: int = 0) -> ReportStyle:
+    """How the report on standard output looks: colour and width matter to the text format only."""
+    if output_format != "text":
+        return ReportStyle(verbosity=verbosity)
+    return ReportStyle(color=colour_wanted(color, sys.stdout), width=report_width(sys.stdout), verbosity=verbosity)
+
+
+color_option = click.option(
+    "--color",
+    "color",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="Colour the text report: auto colours on a terminal, unless NO_COLOR is set (FORCE_COLOR forces it).",
+)
+
+
+def verbosity_options(command: Any) -> Any:
+    """``-q/--quiet`` (only the outcome) and ``-v/--verbose`` (a line for everything checked)."""
+    quiet = click.option("-q", "--quiet", is_flag=True, help="Print only the outcome line(s).")
+    verbose = click.option("-v", "--verbose", is_flag=True, help="Also print a line for everything checked.")
+    return quiet(verbose(command))
+
+
+def verbosity_of(quiet: bool, verbose: bool) -> int:
+    """-1 for ``-q``, 1 for ``-v``, 0 for neither; both at once is a usage error."""
+    if quiet and verbose:
+        raise click.UsageError("-q/--quiet and -v/--verbose cannot be given together")
+    return -1 if quiet else int(verbose)
 
 
 def write_out(text: str) -> None:

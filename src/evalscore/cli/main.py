@@ -86,7 +86,7 @@ class _Commands(click.Group):
             sys.exit(EXIT_INTERNAL_ERROR)
 
 
-@click.group(cls=_Commands)
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="evalscore")
 @traceback_option
 def main() -> None:

@@ -19,11 +19,15 @@ from evalscore import __version__
 from evalscore.cli.common import (
     NON_NEGATIVE,
     RATE,
+    ColorChoice,
+    color_option,
     jobs_option,
     max_document_bytes_option,
     read_stdin_once,
     report_style,
     traceback_option,
+    verbosity_of,
+    verbosity_options,
 )
 from evalscore.cli.html_page import write_html
 from evalscore.cli.progress import Progress
@@ -69,6 +73,9 @@ class ScoreOptions:
     """``--output``: the file the report in ``output_format`` is written to (the text report then goes to stdout)."""
     html: str | None = None
     """``--html``: the file the HTML page of the report is written to as well."""
+    color: ColorChoice = "auto"
+    verbosity: int = 0
+    """-1 ``-q``, 0, 1 ``-v``."""
 
 
 @dataclass(slots=True)
@@ -275,11 +282,12 @@ def run_score(options: ScoreOptions) -> int:
         return EXIT_USAGE
     to_file = destination.target is not None
     rendered = SCORE_REPORTERS[options.output_format](
-        report, ReportStyle() if to_file else report_style(options.output_format)
+        report, ReportStyle() if to_file else report_style(options.output_format, options.color, options.verbosity)
     )
     text = SCORE_REPORTERS["text"]
     read = [record.path for record, _ in inputs.records]
-    if not deliver("score", destination, rendered, lambda: text(report, report_style("text")), read):
+    on_screen = report_style("text", options.color, options.verbosity)
+    if not deliver("score", destination, rendered, lambda: text(report, on_screen), read):
         return EXIT_USAGE
     return report.exit_code
 
@@ -290,11 +298,12 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportD
     summary.inputs.extend(record for record, _ in inputs.records)
     to_file = destination.target is not None
     rendered = VALIDATION_REPORTERS[options.output_format](
-        summary, ReportStyle() if to_file else report_style(options.output_format)
+        summary, ReportStyle() if to_file else report_style(options.output_format, options.color, options.verbosity)
     )
     text = VALIDATION_REPORTERS["text"]
     read = [record.path for record in summary.inputs]
-    if not deliver("score", destination, rendered, lambda: text(summary, report_style("text")), read):
+    on_screen = report_style("text", options.color, options.verbosity)
+    if not deliver("score", destination, rendered, lambda: text(summary, on_screen), read):
         return EXIT_USAGE
     if summary.internal_errors:
         problem, code = "evalscore met an internal error (a bug) on an input", EXIT_INTERNAL_ERROR
@@ -358,6 +367,8 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportD
     "--format", "output_format", type=click.Choice(sorted(SCORE_REPORTERS)), default="text", show_default=True
 )
 @output_option
+@color_option
+@verbosity_options
 @click.option(
     "--html",
     "html",
@@ -386,6 +397,9 @@ def score_command(
     fast_approval_ms_per_char: float,
     output_format: str,
     output: str | None,
+    color: ColorChoice,
+    quiet: bool,
+    verbose: bool,
     html: str | None,
     max_document_bytes: int,
     jobs: int | None,
@@ -420,5 +434,7 @@ def score_command(
         jobs=jobs,
         output=output,
         html=html,
+        color=color,
+        verbosity=verbosity_of(quiet, verbose),
     )
     sys.exit(run_score(options))

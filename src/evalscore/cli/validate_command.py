@@ -10,11 +10,15 @@ import click
 from evalscore.artifact_kinds import ArtifactKind
 from evalscore.cli.common import (
     KIND_CHOICE,
+    ColorChoice,
+    color_option,
     jobs_option,
     max_document_bytes_option,
     read_stdin_once,
     report_style,
     traceback_option,
+    verbosity_of,
+    verbosity_options,
 )
 from evalscore.cli.progress import Progress
 from evalscore.cli.report_output import deliver, output_option, report_destination
@@ -35,6 +39,9 @@ class ValidateOptions:
     """Processes checking a long JSONL file; None: every usable core."""
     output: str | None = None
     """``--output``: the file the report in ``output_format`` is written to (the text report then goes to stdout)."""
+    color: ColorChoice = "auto"
+    verbosity: int = 0
+    """-1 ``-q``, 0, 1 ``-v``."""
 
 
 EXIT_UNWRITTEN = 2
@@ -58,11 +65,12 @@ def run_validate(options: ValidateOptions) -> int:
             summary.add(artifact)
     to_file = destination.target is not None
     rendered = VALIDATION_REPORTERS[options.output_format](
-        summary, ReportStyle() if to_file else report_style(options.output_format)
+        summary, ReportStyle() if to_file else report_style(options.output_format, options.color, options.verbosity)
     )
     text = VALIDATION_REPORTERS["text"]
     read = [record.path for record in summary.inputs]
-    if not deliver("validate", destination, rendered, lambda: text(summary, report_style("text")), read):
+    on_screen = report_style("text", options.color, options.verbosity)
+    if not deliver("validate", destination, rendered, lambda: text(summary, on_screen), read):
         return EXIT_UNWRITTEN
     return summary.exit_code
 
@@ -82,6 +90,8 @@ def run_validate(options: ValidateOptions) -> int:
     help="Findings shown per artifact, most useful first; 0 shows all.",
 )
 @output_option
+@color_option
+@verbosity_options
 @max_document_bytes_option
 @jobs_option
 @traceback_option
@@ -92,6 +102,9 @@ def validate_command(
     strict: bool,
     max_errors: int,
     output: str | None,
+    color: ColorChoice,
+    quiet: bool,
+    verbose: bool,
     max_document_bytes: int,
     jobs: int | None,
 ) -> None:
@@ -103,5 +116,8 @@ def validate_command(
     internal error (a bug; the other inputs are still checked).
     """
     read_stdin_once(paths)
-    options = ValidateOptions(paths, kind, output_format, strict, max_errors, max_document_bytes, jobs, output)
+    verbosity = verbosity_of(quiet, verbose)
+    options = ValidateOptions(
+        paths, kind, output_format, strict, max_errors, max_document_bytes, jobs, output, color, verbosity
+    )
     sys.exit(run_validate(options))

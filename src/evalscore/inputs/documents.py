@@ -20,11 +20,12 @@ import sys
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import IO, Any, Final
+from typing import IO, Any, Final, Literal
 
 from evalscore.findings import Finding
 from evalscore.inputs import strict_json
 from evalscore.inputs.paths import STDIN, SourceFile, expand_paths, not_regular
+from evalscore.inputs.positions import LOCATE_LIMIT
 from evalscore.inputs.syntax_error import DocumentSyntaxError
 
 DEFAULT_MAX_DOCUMENT_BYTES: Final = 512 * 1024 * 1024
@@ -61,12 +62,17 @@ SYNTAX_CODES: Final[dict[str, str]] = {
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """One parsed document (or the syntax finding that prevented parsing)."""
+    """One parsed document (or the syntax finding that prevented parsing).
+
+    ``text`` is the document's own bytes and their format, kept for a document of at most
+    ``LOCATE_LIMIT`` bytes so that its findings, if it has any, can be given a line and column.
+    """
 
     source: str
     line: int | None
     value: Any
     syntax: Finding | None = None
+    text: tuple[Literal["json", "yaml"], bytes] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +89,18 @@ class InputRecord:
     hashed_bytes: int
 
 
-def syntax_finding(code: str, source: str, line: int | None, message: str, pointer: str = "") -> Finding:
+def syntax_finding(
+    code: str, source: str, line: int | None, message: str, pointer: str = "", column: int | None = None
+) -> Finding:
     return Finding(
-        layer="syntax", code=code, severity="error", pointer=pointer, message=message, source=source, line=line
+        layer="syntax",
+        code=code,
+        severity="error",
+        pointer=pointer,
+        message=message,
+        source=source,
+        line=line,
+        column=column,
     )
 
 
@@ -123,15 +138,17 @@ def _finding_of(error: DocumentSyntaxError, source: str, jsonl_line: int | None)
     """A syntax finding from a reader's error; on a JSONL line the line is the file's and only the column is said."""
     if jsonl_line is not None:
         where = f" (column {error.column})" if error.column is not None else ""
-        return syntax_finding(error.code, source, jsonl_line, error.reason + where, error.pointer)
-    return syntax_finding(error.code, source, error.line, str(error), error.pointer)
+        return syntax_finding(error.code, source, jsonl_line, error.reason + where, error.pointer, error.column)
+    return syntax_finding(error.code, source, error.line, str(error), error.pointer, error.column)
 
 
 def parse_json(data: bytes, source: str, line: int | None = None) -> Document:
     """One JSON document (``line``: its JSONL line). A byte order mark is the caller's to strip:
     it may only open a file, never a later line."""
     try:
-        return Document(source, line, strict_json.loads(data))
+        return Document(
+            source, line, strict_json.loads(data), text=("json", data) if len(data) <= LOCATE_LIMIT else None
+        )
     except DocumentSyntaxError as error:
         if line is not None and data.endswith(b"\n"):
             return parse_json(data.rstrip(b"\r\n"), source, line)  # locate within the line, not on the next
@@ -142,7 +159,7 @@ def parse_yaml(data: bytes, source: str) -> Document:
     from evalscore.inputs.yaml_loader import load_yaml  # noqa: PLC0415 - PyYAML is loaded for YAML input only
 
     try:
-        return Document(source, None, load_yaml(data))
+        return Document(source, None, load_yaml(data), text=("yaml", data) if len(data) <= LOCATE_LIMIT else None)
     except DocumentSyntaxError as error:
         return Document(source, error.line, None, _finding_of(error, source, None))
 

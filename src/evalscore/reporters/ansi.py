@@ -2,21 +2,16 @@
 
 The validate report is lines of text with a few coloured words; building it with rich cost more
 than validating (seconds for 10,000 listed verdicts), and rich's markup also turned ``:name:``
-in a path or message into an emoji. ``NO_COLOR`` (https://no-color.org) turns colour off.
+in a path or message into an emoji. Whether to colour is decided once, by ``cli.common.colour_wanted``
+(``--color``, ``NO_COLOR``, ``FORCE_COLOR``, a terminal).
 """
 
 from __future__ import annotations
 
-import os
 from typing import Final, Literal
 
 Colour = Literal["green", "red", "bold red", "yellow"]
 _SGR: Final[dict[Colour, str]] = {"green": "32", "red": "31", "bold red": "1;31", "yellow": "33"}
-
-
-def colour_wanted(color: bool) -> bool:
-    """Colour as asked, unless ``NO_COLOR`` is set to anything but the empty string."""
-    return color and not os.environ.get("NO_COLOR")
 
 
 def painted(text: str, colour: Colour, color: bool) -> str:

@@ -19,10 +19,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class ReportStyle:
-    """How a text report may look: colour only on a terminal, a fixed width for snapshots."""
+    """How a text report may look: colour (``--color``), width (the terminal's or ``COLUMNS``), how much
+    it says (``-q`` -1, the default 0, ``-v`` 1)."""
 
     color: bool = False
     width: int = 100
+    verbosity: int = 0
 
 
 ValidationReporter = Callable[["ValidationSummary", ReportStyle], str]
@@ -32,7 +34,7 @@ ScoreReporter = Callable[["ScoreReport", ReportStyle], str]
 def _validation_text(summary: ValidationSummary, style: ReportStyle) -> str:
     from evalscore.reporters.validation_text import render_validation_text
 
-    return render_validation_text(summary, color=style.color, width=style.width)
+    return render_validation_text(summary, color=style.color, width=style.width, verbosity=style.verbosity)
 
 
 def _validation_json(summary: ValidationSummary, style: ReportStyle) -> str:
@@ -44,7 +46,7 @@ def _validation_json(summary: ValidationSummary, style: ReportStyle) -> str:
 def _score_text(report: ScoreReport, style: ReportStyle) -> str:
     from evalscore.reporters.score_text import render_score_text
 
-    return render_score_text(report, color=style.color, width=style.width)
+    return render_score_text(report, color=style.color, width=style.width, verbosity=style.verbosity)
 
 
 def _score_json(report: ScoreReport, style: ReportStyle) -> str:

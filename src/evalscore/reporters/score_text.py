@@ -34,9 +34,9 @@ def _rates_table(report: ScoreReport) -> Table:
     basis = "re-derived from evidence" if report.source == "rederived" else "as recorded, not re-derived"
     model = report.scoring_model or "mixed"
     table = Table(title=f"Rates ({basis}; scoring model {model})", title_justify="left", expand=False)
-    table.add_column("rate")
-    table.add_column("value", justify="right")
-    table.add_column("from", justify="right")
+    table.add_column("rate", overflow="ellipsis")
+    table.add_column("value", justify="right", overflow="ellipsis")
+    table.add_column("from", justify="right", overflow="ellipsis")
     for key, label in RATE_LABELS:
         count: RateCount = getattr(report.counts, key)
         extra = ""
@@ -55,8 +55,8 @@ def _signals_table(report: ScoreReport) -> Table:
         title="Oversight signals (reported, never graded; they never change the exit code)",
         title_justify="left",
     )
-    table.add_column("signal")
-    table.add_column("gates", justify="right")
+    table.add_column("signal", overflow="ellipsis")
+    table.add_column("gates", justify="right", overflow="ellipsis")
     never_denied = "unknown" if signals.never_denied is None else ("yes" if signals.never_denied else "no")
     fast = (
         f"approved faster than {signals.thresholds.fast_approval_floor_ms:g} ms + "
@@ -91,6 +91,7 @@ def _render_findings(console: Console, report: ScoreReport) -> None:
                 f"{shown(repr(item.recorded))}, evidence gives {shown(repr(item.rederived))} "
                 f"(under {item.scoring_model})",
                 highlight=False,
+                soft_wrap=True,
             )
         _render_unlisted(console, report.unlisted_disagreements, "disagreement(s)")
     if report.refusals:
@@ -101,34 +102,54 @@ def _render_findings(console: Console, report: ScoreReport) -> None:
                 f"  {refusal.code} {shown(refusal.source)} {shown(refusal.pointer or '/')}: "
                 f"{shown_message(refusal.reason)}",
                 highlight=False,
+                soft_wrap=True,
             )
         _render_unlisted(console, report.unlisted_refusals, "refusal(s)")
 
 
 def _render_unlisted(console: Console, unlisted: int, what: str) -> None:
     if unlisted:
-        console.print(f"  ... and {unlisted:,} more {what} not listed; the decision counts them", highlight=False)
+        console.print(
+            f"  ... and {unlisted:,} more {what} not listed; the decision counts them", highlight=False, soft_wrap=True
+        )
 
 
-def render_score_text(report: ScoreReport, *, color: bool = False, width: int = 100) -> str:
+def render_score_text(report: ScoreReport, *, color: bool = False, width: int = 100, verbosity: int = 0) -> str:
+    """The report; with ``verbosity`` -1 only the decision, with 1 the inputs and their digests too.
+    Free text is printed unwrapped (a line is grepped and copied whole); tables wrap only between words."""
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=color, no_color=not color, width=width, emoji=False)
+    if verbosity >= 0:
+        _render_body(console, report, verbosity)
+    outcome = report.decision.outcome
+    colour = {"pass": "green", "fail": "red", "refused": "yellow"}[outcome]
+    console.print(f"[bold {colour}]{outcome.upper()}[/] (exit {report.decision.exit_code})", highlight=False)
+    for reason in report.decision.reasons:
+        console.print(f"  {shown_message(reason)}", highlight=False, soft_wrap=True)
+    return buffer.getvalue()
+
+
+def _render_body(console: Console, report: ScoreReport, verbosity: int) -> None:
     counts = report.counts
     console.print(
         f"{len(report.inputs)} input(s); {counts.total_steps} step(s): {counts.scored_steps} with an auto score, "
         f"{counts.unscored_steps} unscored, {counts.refused_steps} refused; {counts.reviewed_steps} reviewed.",
         highlight=False,
+        soft_wrap=True,
     )
+    if verbosity > 0:
+        for entry in report.inputs:
+            console.print(
+                f"input: {shown(entry.path)} ({entry.kind}) sha256 {entry.sha256}", highlight=False, soft_wrap=True
+            )
     for note in report.notes:
-        console.print(f"note: {shown_message(note)}", highlight=False)
+        console.print(f"note: {shown_message(note)}", highlight=False, soft_wrap=True)
     console.print(_rates_table(report))
     console.print(_signals_table(report))
     _render_findings(console, report)
     for check in report.decision.checks:
-        console.print(f"  check {shown(check.name)}: {check.outcome} - {shown_message(check.reason)}", highlight=False)
-    outcome = report.decision.outcome
-    colour = {"pass": "green", "fail": "red", "refused": "yellow"}[outcome]
-    console.print(f"[bold {colour}]{outcome.upper()}[/] (exit {report.decision.exit_code})", highlight=False)
-    for reason in report.decision.reasons:
-        console.print(f"  {shown_message(reason)}", highlight=False)
-    return buffer.getvalue()
+        console.print(
+            f"  check {shown(check.name)}: {check.outcome} - {shown_message(check.reason)}",
+            highlight=False,
+            soft_wrap=True,
+        )

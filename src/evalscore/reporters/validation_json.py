@@ -19,6 +19,7 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
     return {
         "source": finding.source,
         "line": finding.line,
+        "column": finding.column,
         "layer": finding.layer,
         "code": finding.code,
         "severity": finding.severity,

@@ -20,6 +20,8 @@ from evalscore.validation.kinds import detect_kind
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
 
+    from evalscore.inputs.positions import Position
+
 RANKED_AT_LEAST: Final = 100
 """However few findings are asked for, the first this many are found and the most useful shown:
 asking for 3 must not show the first 3 met instead of the best 3 of a hundred."""
@@ -59,8 +61,28 @@ class CheckedArtifact:
         return not any(finding.code == UNREADABLE for finding in self.findings)
 
 
-def _located(findings: Iterator[Finding] | list[Finding], source: str, line: int | None) -> tuple[Finding, ...]:
-    return tuple(dataclasses.replace(finding, source=source, line=line) for finding in findings)
+def _located(findings: list[Finding], document: Document) -> tuple[Finding, ...]:
+    """The findings with the document's source and line, and where each value starts when the
+    document's text was kept (``inputs.positions``): in a JSONL line, its column; in a JSON or YAML
+    document, its line and column."""
+    positions = _positions(findings, document.text) if findings and document.text is not None else {}
+    located = []
+    for finding in findings:
+        position = positions.get(finding.pointer)
+        if position is None:
+            located.append(dataclasses.replace(finding, source=document.source, line=document.line))
+        else:
+            line = document.line if document.line is not None else position[0]
+            located.append(dataclasses.replace(finding, source=document.source, line=line, column=position[1]))
+    return tuple(located)
+
+
+def _positions(findings: list[Finding], text: tuple[str, bytes]) -> dict[str, Position]:
+    from evalscore.inputs.positions import json_positions, yaml_positions  # noqa: PLC0415 - documents with findings only
+
+    pointers = {finding.pointer for finding in findings}
+    text_format, data = text
+    return json_positions(data, pointers) if text_format == "json" else yaml_positions(data, pointers)
 
 
 def _model_findings(error: ValidationError) -> Iterator[Finding]:
@@ -166,6 +188,4 @@ def check_one(
     bound = None if wanted is None else max(wanted, RANKED_AT_LEAST) + 1
     kind, findings, model = check_document(document.value, forced_kind, keep_model, bound)
     more = bound is not None and len(findings) >= bound
-    return CheckedArtifact(
-        document.source, document.line, kind, _located(findings, document.source, document.line), model, more
-    )
+    return CheckedArtifact(document.source, document.line, kind, _located(findings, document), model, more)

@@ -20,7 +20,10 @@ class FindingEntry(_ReportModel):
     source: str
     """The input the artifact came from (a path, or ``-`` for stdin)."""
     line: int | None
-    """The JSONL line (or the YAML/JSON line of a syntax error); null for a whole document."""
+    """The line the offending value starts on: its JSONL line, or its line in a JSON or YAML document
+    (for a document of at most 4 MiB, and for a syntax error); null when not located."""
+    column: int | None = None
+    """The column (characters, from 1) the offending value starts at, when located; null otherwise."""
     layer: Literal["syntax", "contract", "coherence"]
     """Which layer found it: the bytes, the published schema, or a cross-field rule."""
     code: str
