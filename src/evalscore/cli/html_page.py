@@ -1,4 +1,5 @@
-"""The HTML page of a score report, written whole or not at all (``evalscore report``, ``score --html``)."""
+"""A rendered score report written whole or not at all: the HTML page (``evalscore report``, ``score --html``)
+or another format of ``evalscore report``."""
 
 from __future__ import annotations
 
@@ -11,18 +12,26 @@ from evalscore.scoring.report import ScoreReport
 
 
 def write_html(report: ScoreReport, output: str, inputs: tuple[str, ...], command: str) -> bool:
-    """Render ``report`` and write it to ``output``; False, with one line on stderr, when it could not be."""
+    """Render ``report`` as its HTML page and write it to ``output``; False, with one line on stderr, when it
+    could not be (matplotlib missing, or the target refused or not writable)."""
     from evalscore.reporters.score_html import render_score_html  # noqa: PLC0415 - only this page needs it
 
     try:
-        target = check_output(output, inputs)
         page = render_score_html(report)
-        with AtomicOutput(target, inputs) as sink:
-            sink.write(page.encode())
-            sink.commit()
     except PlottingUnavailableError as error:
         sys.stderr.write(f"evalscore {command}: {error}\n")
         return False
+    return write_text(page, output, inputs, command)
+
+
+def write_text(text: str, output: str, inputs: tuple[str, ...], command: str) -> bool:
+    """Write ``text`` to ``output`` (``-``: stdout), whole or not at all; False, with one line on stderr, when
+    the target is refused or cannot be written."""
+    try:
+        target = check_output(output, inputs)
+        with AtomicOutput(target, inputs) as sink:
+            sink.write(text.encode())
+            sink.commit()
     except OutputRefusedError as error:
         sys.stderr.write(f"evalscore {command}: cannot write {printable_path(error.target)}: {error.reason}\n")
         return False

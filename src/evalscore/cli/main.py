@@ -89,9 +89,16 @@ class _Commands(click.Group):
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="evalscore")
 @traceback_option
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Validate and score recorded AI-agent runs from external deployments.
 
+    score takes its defaults (suites, scoring model, thresholds) from
+    [tool.evalscore] in the nearest pyproject.toml; options given here win.
     Exit 70 on an internal error (a bug in evalscore): one line on stderr, the
     other inputs still checked; --traceback shows the traceback.
     """
+    if ctx.invoked_subcommand == "score":
+        from evalscore.cli.config import score_defaults  # noqa: PLC0415 - read for score only
+
+        ctx.default_map = {"score": score_defaults()}

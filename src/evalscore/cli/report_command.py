@@ -15,9 +15,10 @@ from typing import Final
 import click
 
 from evalscore.cli.common import max_document_bytes_option, traceback_option
-from evalscore.cli.html_page import write_html
+from evalscore.cli.html_page import write_html, write_text
 from evalscore.cli.score_command import read_score_report
 from evalscore.printable import printable
+from evalscore.reporters.registry import SCORE_REPORTERS, ReportStyle
 from evalscore.scoring.report import ScoreReport
 
 EXIT_WRITTEN: Final = 0
@@ -27,12 +28,20 @@ EXIT_NOT_WRITTEN: Final = 2
 @click.command("report")
 @click.argument("score_report", metavar="SCORE.json")
 @click.option(
-    "-o", "--output", required=True, metavar="FILE", help="The HTML page to write (whole or not at all); - is stdout."
+    "-o", "--output", required=True, metavar="FILE", help="Where to write it (whole or not at all); - is stdout."
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["html", *sorted(SCORE_REPORTERS)]),
+    default="html",
+    show_default=True,
+    help="html, or any format of evalscore score (a CI step renders one saved report several ways).",
 )
 @max_document_bytes_option
 @traceback_option
-def report_command(score_report: str, output: str, max_document_bytes: int) -> None:
-    """Write the HTML page of a score report (evalscore score --format json).
+def report_command(score_report: str, output: str, output_format: str, max_document_bytes: int) -> None:
+    """Write the HTML page (or another format) of a score report (evalscore score --format json).
 
     One self-contained file: the decision and why, each rate with its counts and a bar,
     approval requests per target tool, the distribution of observed approval latencies
@@ -45,4 +54,7 @@ def report_command(score_report: str, output: str, max_document_bytes: int) -> N
     if not isinstance(report, ScoreReport):
         sys.stderr.write(f"evalscore report: {printable(report or 'no report given')}\n")
         sys.exit(EXIT_NOT_WRITTEN)
-    sys.exit(EXIT_WRITTEN if write_html(report, output, (score_report,), "report") else EXIT_NOT_WRITTEN)
+    if output_format == "html":
+        sys.exit(EXIT_WRITTEN if write_html(report, output, (score_report,), "report") else EXIT_NOT_WRITTEN)
+    rendered = SCORE_REPORTERS[output_format](report, ReportStyle())
+    sys.exit(EXIT_WRITTEN if write_text(rendered, output, (score_report,), "report") else EXIT_NOT_WRITTEN)
