@@ -7,6 +7,7 @@ for text from a hostile log reaching it only as inert, escaped text.
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -19,6 +20,7 @@ import xmlschema
 from _external_schemas import JUNIT_XSD, SARIF_SCHEMA, external
 from click.testing import CliRunner, Result
 
+from evalscore.cli import report_output
 from evalscore.cli.main import main
 
 ROOT: Final = Path(__file__).resolve().parents[2]
@@ -297,3 +299,26 @@ def test_ci_installs_the_published_schemas_and_fails_rather_than_skips_without_t
     lock = json.loads((ROOT / "tests" / "external" / "package-lock.json").read_text(encoding="utf-8"))
     pinned = lock["packages"][""]["devDependencies"]
     assert pinned == {"@microsoft/jest-sarif": "1.0.0-beta.0", "mocha-junit-reporter": "2.2.1"}
+
+
+def test_with_output_the_file_is_never_coloured_and_the_screen_follows_color(tmp_path: Path) -> None:
+    out = tmp_path / "report.txt"
+    result = invoke("validate", INVALID_RUN, "--format", "text", "--output", out, "--color", "always")
+    assert "\x1b[" in result.stdout
+    assert "\x1b[" not in out.read_text()
+    assert out.read_text().splitlines()[-1].startswith("INVALID: 1 artifact(s)")
+
+
+def test_a_report_that_cannot_be_written_after_the_check_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def disk_full(*_args: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(report_output, "AtomicOutput", disk_full)
+    target = tmp_path / "report.xml"
+    result = invoke("validate", VALID_RUN, "--format", "junit", "--output", target)
+    assert result.exit_code == 2
+    assert result.stderr == f"evalscore: cannot write the report to {target}: No space left on device\n"
+    assert result.stdout == ""
+    assert not target.exists()

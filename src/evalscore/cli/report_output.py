@@ -69,9 +69,7 @@ def _refuse_a_walked_input(target: OutputTarget, inputs: tuple[str, ...]) -> Non
             raise OutputRefusedError(target.name, f"is an input: {path} is read and holds it")
 
 
-def deliver(
-    command: str, destination: ReportDestination, rendered: str, text_report: Callable[[], str], read: Iterable[str]
-) -> bool:
+def deliver(destination: ReportDestination, rendered: str, text_report: Callable[[], str], read: Iterable[str]) -> bool:
     """Write ``rendered`` where it goes (and ``text_report()`` to standard output beside a file).
     ``read`` names every file the command read: none of them is replaced. False, with one line on
     stderr, when the file could not be written (nothing of it is left)."""
@@ -85,7 +83,7 @@ def deliver(
             sink.commit()
     except (OutputRefusedError, OSError) as error:
         reason = error.reason if isinstance(error, OutputRefusedError) else (error.strerror or str(error))
-        sys.stderr.write(f"evalscore {command}: cannot write the report to {printable_path(target.name)}: {reason}\n")
+        sys.stderr.write(f"evalscore: cannot write the report to {printable_path(target.name)}: {reason}\n")
         return False
     write_out(text_report())
     return True

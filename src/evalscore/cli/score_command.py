@@ -287,7 +287,7 @@ def run_score(options: ScoreOptions) -> int:
     text = SCORE_REPORTERS["text"]
     read = [record.path for record, _ in inputs.records]
     on_screen = report_style("text", options.color, options.verbosity)
-    if not deliver("score", destination, rendered, lambda: text(report, on_screen), read):
+    if not deliver(destination, rendered, lambda: text(report, on_screen), read):
         return EXIT_USAGE
     return report.exit_code
 
@@ -303,7 +303,7 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportD
     text = VALIDATION_REPORTERS["text"]
     read = [record.path for record in summary.inputs]
     on_screen = report_style("text", options.color, options.verbosity)
-    if not deliver("score", destination, rendered, lambda: text(summary, on_screen), read):
+    if not deliver(destination, rendered, lambda: text(summary, on_screen), read):
         return EXIT_USAGE
     if summary.internal_errors:
         problem, code = "evalscore met an internal error (a bug) on an input", EXIT_INTERNAL_ERROR

@@ -70,7 +70,7 @@ def run_validate(options: ValidateOptions) -> int:
     text = VALIDATION_REPORTERS["text"]
     read = [record.path for record in summary.inputs]
     on_screen = report_style("text", options.color, options.verbosity)
-    if not deliver("validate", destination, rendered, lambda: text(summary, on_screen), read):
+    if not deliver(destination, rendered, lambda: text(summary, on_screen), read):
         return EXIT_UNWRITTEN
     return summary.exit_code
 

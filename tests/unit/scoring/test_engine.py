@@ -449,3 +449,26 @@ def test_the_decision_reason_counts_the_refusals_by_code_and_the_steps_they_cove
         "derivable honestly, so the decision is refused rather than pass or fail; the rates exclude the refused "
         "steps (see refusals)"
     ]
+
+
+def test_the_report_carries_the_approval_latencies_per_bin_and_the_unresolved_requests_per_tool() -> None:
+    events = [
+        approval(decision_latency_ms=300),
+        approval(),  # approved, latency not observed
+        approval("delete", resolution="unresolved"),
+        approval(None, resolution="unresolved"),
+    ]
+    report = score([SourcedRun("a.json", run({"t1": [step_result(1, events=events)]}))], [])
+    histogram = report.signals.approval_latencies
+    assert histogram is not None
+    assert histogram.edges_ms[:3] == [0, 250, 500]
+    assert (histogram.counts[:3], sum(histogram.counts), histogram.unknown) == ([0, 1, 0], 1, 1)
+    unresolved = [(entry.target_tool, entry.unresolved) for entry in report.signals.unresolved_by_target_tool]
+    assert unresolved == [(None, 1), ("delete", 1)]
+
+
+def test_with_no_observed_latency_every_bin_of_the_report_is_zero() -> None:
+    report = score([SourcedRun("a.json", run({"t1": [step_result(1, events=[approval()])]}))], [])
+    histogram = report.signals.approval_latencies
+    assert histogram is not None
+    assert (len(histogram.counts), set(histogram.counts), histogram.unknown) == (13, {0}, 1)
