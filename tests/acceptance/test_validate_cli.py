@@ -388,3 +388,15 @@ def test_jobs_sets_how_many_processes_share_a_long_jsonl_and_one_starts_none(
     assert invoke("validate", str(log), "--jobs", "3").exit_code == 0
     assert invoke("validate", str(log)).exit_code == 0
     assert pools == [3, 5]
+
+
+def test_with_the_report_written_to_a_file_the_screen_summary_follows_verbose(tmp_path: Path) -> None:
+    log = str(ROOT / "examples" / "partner-log.jsonl")
+    report = str(tmp_path / "report.json")
+    plain = invoke("validate", log, "-o", report, "--format", "json").stdout.splitlines()
+    verbose = invoke("validate", log, "-o", report, "--format", "json", "-v").stdout.splitlines()
+    assert len(plain) == 1
+    assert plain[0].startswith("VALID: 2 artifact(s)")
+    assert len(verbose) == 3
+    assert verbose[0].startswith("ok ") and verbose[0].endswith("partner-log.jsonl:1 (run): 0 error(s), 0 warning(s)")
+    assert verbose[-1] == plain[0]

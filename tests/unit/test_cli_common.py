@@ -117,3 +117,52 @@ def test_text_elsewhere_than_a_terminal_is_plain_at_the_fixed_width(monkeypatch:
     assert report_style("text") == ReportStyle(color=False, width=77)  # piped, the width follows COLUMNS
     monkeypatch.delenv("COLUMNS")
     assert report_style("text") == ReportStyle(color=False, width=100)
+
+
+@pytest.mark.parametrize(("columns", "width"), [("19", 100), ("20", 20), ("10000", 10_000), ("10001", 100), ("", 100)])
+def test_columns_is_a_width_from_20_to_10000_else_the_default(
+    monkeypatch: pytest.MonkeyPatch, columns: str, width: int
+) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    assert common.report_width(NotATerminal()) == width
+
+
+def test_without_columns_a_terminal_is_as_wide_as_it_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(os, "get_terminal_size", lambda fd=1: os.terminal_size((123, 40)))
+    assert common.report_width(Terminal()) == 123
+    assert common.report_width(NotATerminal()) == 100
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    assert report_style("text", "never").width == 123  # the width of standard output, not of another stream
+
+
+@pytest.mark.parametrize(("quiet", "verbose", "verbosity"), [(True, False, -1), (False, False, 0), (False, True, 1)])
+def test_verbosity_is_minus_one_for_quiet_one_for_verbose(quiet: bool, verbose: bool, verbosity: int) -> None:
+    assert common.verbosity_of(quiet, verbose) == verbosity
+    assert report_style("json", verbosity=verbosity).verbosity == verbosity
+
+
+def test_quiet_and_verbose_together_is_a_usage_error_naming_both() -> None:
+    with pytest.raises(click.UsageError) as raised:
+        common.verbosity_of(True, True)
+    assert raised.value.message == "-q/--quiet and -v/--verbose cannot be given together"
+
+
+def test_the_verbosity_options_are_two_flags_with_their_help() -> None:
+    command = common.verbosity_options(click.Command("c", callback=lambda **_: None))
+    shown = {option.name: (option.opts, option.is_flag, option.help) for option in command.params}
+    assert shown == {
+        "quiet": (["-q", "--quiet"], True, "Print only the outcome line(s)."),
+        "verbose": (["-v", "--verbose"], True, "Also print a line for everything checked."),
+    }
+    assert [option.name for option in command.params] == ["verbose", "quiet"]
+
+
+@pytest.mark.parametrize(("text", "accepted"), [("0", False), ("1", True), (str(2**40), True), (str(2**40 + 1), False)])
+def test_a_byte_count_is_from_1_byte_to_1_tib(text: str, accepted: bool) -> None:
+    count = common.ByteCount()
+    if accepted:
+        assert count.convert(text, None, None) == int(text)
+    else:
+        with pytest.raises(click.BadParameter, match="1 byte to 1 TiB"):
+            count.convert(text, None, None)
