@@ -398,5 +398,6 @@ def test_with_the_report_written_to_a_file_the_screen_summary_follows_verbose(tm
     assert len(plain) == 1
     assert plain[0].startswith("VALID: 2 artifact(s)")
     assert len(verbose) == 3
-    assert verbose[0].startswith("ok ") and verbose[0].endswith("partner-log.jsonl:1 (run): 0 error(s), 0 warning(s)")
+    assert verbose[0].startswith("ok ")
+    assert verbose[0].endswith("partner-log.jsonl:1 (run): 0 error(s), 0 warning(s)")
     assert verbose[-1] == plain[0]
