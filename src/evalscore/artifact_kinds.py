@@ -9,3 +9,4 @@ ARTIFACT_KINDS: Final[tuple[ArtifactKind, ...]] = ("eval-suite", "run", "scored-
 SCHEMA_FILES: Final[dict[ArtifactKind, str]] = {kind: f"{kind}.schema.json" for kind in ARTIFACT_KINDS}
 REPORT_SCHEMA_FILE: Final = "score-report.schema.json"
 VALIDATION_REPORT_SCHEMA_FILE: Final = "validation-report.schema.json"
+LEDGER_RECORD_SCHEMA_FILE: Final = "ledger-record.schema.json"

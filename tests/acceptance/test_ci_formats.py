@@ -163,7 +163,7 @@ def test_github_commands_escape_percent_and_line_breaks_and_no_log_text_starts_a
 def test_score_github_puts_refusals_on_the_run_line_and_the_decision_last() -> None:
     result = invoke("score", LOG, "--format", "github", "--min-tool-match", "0.5")
     lines = result.stdout.splitlines()
-    assert lines[-1].startswith("::error title=evalscore score%3A REFUSED (exit 4)::")
+    assert lines[-1].startswith("::error title=evalscore score%3A NO DECISION (refused%2C exit 4)::")
     assert lines[0].startswith("::error title=refused%3A min_tool_match::")
 
 
@@ -174,7 +174,7 @@ def test_score_markdown_leads_with_the_decision_then_rates_with_their_counts() -
     result = invoke("score", LOG, "--suite", SUITE, "--format", "markdown")
     lines = result.stdout.splitlines()
     assert lines[0] == "## evalscore score: PASS (exit 0)"
-    assert "| mandated gate compliance | 0.600 | 3 / 5 |" in lines
+    assert "| mandated gate compliance | 0.600 | 3 / 5 | 0.231\N{EN DASH}0.882 |" in lines  # Wilson, 95%
     assert "### Oversight signals (reported, never graded; they never change the exit code)" in lines
     assert "| approvals / denials / unresolved | 4 / 1 / 1 |" in lines
 

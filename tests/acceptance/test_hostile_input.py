@@ -256,7 +256,10 @@ def test_a_baseline_out_of_range_or_from_another_tool_version_is_refused(
 @pytest.mark.parametrize("version", ["0.0.9", "0.1.0-rc1", "0.1.0+local.2", __version__])
 def test_a_baseline_from_this_or_an_older_evalscore_is_compared(tmp_path: Path, version: str) -> None:
     path = _baseline(tmp_path, lambda report: report.update(evalscore_version=version))
-    assert invoke("score", LOG, "--suite", SUITE, "--baseline", path).exit_code == 0
+    # A tolerance of 1 is wider than any interval of a change: every rate is compared and passes.
+    result = invoke("score", LOG, "--suite", SUITE, "--baseline", path, "--max-drop", "1", "--format", "json")
+    assert result.exit_code == 0, result.stdout
+    assert len(json.loads(result.stdout)["decision"]["checks"]) == 6  # every rate the example measures
 
 
 def test_a_baseline_with_no_rate_to_compare_passes_and_says_so(tmp_path: Path) -> None:

@@ -64,7 +64,11 @@ def test_the_page_holds_the_decision_the_rates_with_their_counts_and_three_chart
     page = page_of(tmp_path)
     assert page.startswith("<!DOCTYPE html>")
     assert '<span class="outcome pass">PASS</span> (exit 0)' in page
-    assert '<td>mandated gate compliance</td><td class="number">0.600</td><td class="number">3 / 5</td>' in page
+    assert (
+        '<td>mandated gate compliance</td><td class="number">0.600</td><td class="number">3 / 5</td>'
+        '<td class="number">0.231\N{EN DASH}0.882</td>'
+    ) in page
+    assert "<th>95% interval</th>" in page
     assert page.count("<svg") == 3
     assert "latency unknown: 1 (not plotted)" in page
     assert '<strong id="latency-unknown">1</strong>' in page
@@ -88,7 +92,7 @@ def test_a_refused_or_failed_decision_lists_its_checks_refusals_and_disagreement
     log = tmp_path / "mixed.jsonl"
     log.write_text("".join(json.dumps(run) + "\n" for run in runs))
     page = page_of(tmp_path, "--min-golden-truth-pass", "0.5", log=log)
-    assert '<span class="outcome refused">REFUSED</span> (exit 4)' in page
+    assert '<span class="outcome refused">NO DECISION</span> (refused, exit 4)' in page
     assert "<h2>Refusals (1)</h2>" in page
     assert "suite-unknown" in page
     assert re.search(r"<h2>Recorded scores the evidence contradicts \([1-9][0-9]*\)</h2>", page)

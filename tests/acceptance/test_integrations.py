@@ -182,6 +182,22 @@ def test_the_config_sets_suites_relative_to_itself_and_thresholds(
     assert result.exit_code == 1
 
 
+def test_the_config_sets_the_confidence_and_the_threshold_basis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    configured(
+        tmp_path,
+        monkeypatch,
+        'suite = "evals/suite.yaml"\nmin-mandated-compliance = 0.5\nconfidence = 0.9\nthreshold-basis = "interval"',
+    )
+    result = invoke("score", LOG, "--format", "json")
+    thresholds = decision(result)["thresholds"]
+    assert (thresholds["confidence"], thresholds["threshold_basis"]) == (0.9, "interval")
+    (check,) = decision(result)["checks"]
+    assert check["interval"]["confidence"] == 0.9
+    assert result.exit_code == 4  # 3/5 at 90 %: 0.26 to 0.86 straddles the floor of 0.5
+
+
 def test_an_option_on_the_command_line_wins_over_the_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     configured(tmp_path, monkeypatch, 'suite = "evals/suite.yaml"\nmin-tool-match = 0.9')
     result = invoke("score", LOG, "--format", "json", "--min-tool-match", "0.5")
@@ -198,6 +214,8 @@ def test_an_option_on_the_command_line_wins_over_the_config(tmp_path: Path, monk
         ('scoring-model = "v9"', "scoring-model must be v1, v2 or v3"),
         ("suite = 3", "suite must be a path or a list of paths"),
         ("min-tool-match = 2", "2.0 is not in the range"),
+        ('threshold-basis = "whole"', "threshold-basis must be point or interval"),
+        ("confidence = 1", "1.0 is not in the range"),
     ],
 )
 def test_a_config_evalscore_cannot_use_is_a_usage_error_naming_the_file(

@@ -23,8 +23,9 @@ SUITE = ROOT / "examples" / "partner-suite.yaml"
 GOLDENS = ROOT / "goldens"
 INVALID_RUN = ROOT / "fixtures" / "invalid" / "run" / "ES101--latency-disagrees-with-timestamps.json"
 REPORT_SCHEMA = json.loads((ROOT / "schemas" / "v1" / "score-report.schema.json").read_text())
-OUTCOME_LINE = re.compile(r"^(PASS|FAIL|REFUSED) \(exit (\d+)\)$", re.MULTILINE)
-EXIT_OF_OUTCOME = {"PASS": 0, "FAIL": 1, "REFUSED": 4}
+OUTCOME_LINE = re.compile(r"^(PASS|FAIL|NO DECISION) \((?:refused, )?exit (\d+)\)$", re.MULTILINE)
+EXIT_OF_OUTCOME = {"PASS": 0, "FAIL": 1, "NO DECISION": 4}
+OUTCOME_OF_WORD = {"PASS": "pass", "FAIL": "fail", "NO DECISION": "refused"}
 RUN_A, RUN_B = (json.loads(line) for line in LOG.read_text().splitlines())
 ERASURE_STEP = "/task_results/1/step_results/0"
 
@@ -54,10 +55,26 @@ def example(*args: str | Path) -> tuple[int, dict[str, Any]]:
     return score_json(LOG, "--suite", SUITE, *args)
 
 
-def set_rate(report: dict[str, Any], name: str, value: float) -> None:
-    """Give an earlier report another value of one rate, with counts that agree (a baseline must agree with itself)."""
-    report["rates"][name] = value
-    report["counts"][name].update(numerator=value, denominator=1)
+COMPARED_RATES = (
+    "mandated_compliance_rate",
+    "discretionary_ask_precision",
+    "discretionary_blocker_recall",
+    "tool_match_accuracy",
+    "distraction_detection_rate",
+    "golden_truth_pass_rate",
+    "prefilled_ratio",
+)
+
+
+def only_rate(name: str, numerator: float, denominator: float) -> dict[str, Any]:
+    """The example's report as a baseline that measured ``name`` alone, as ``numerator / denominator``."""
+    report = copy.deepcopy(example()[1])
+    for other in COMPARED_RATES:
+        report["rates"][other] = None
+        report["counts"][other].update(numerator=0, denominator=0, interval=None)
+    report["rates"][name] = numerator / denominator
+    report["counts"][name].update(numerator=numerator, denominator=denominator)
+    return report
 
 
 def write_json(path: Path, document: Any) -> Path:
@@ -91,15 +108,31 @@ def test_the_bundled_example_exits_0_with_the_hand_computed_rates() -> None:
     assert set(rates["dimension_means"].values()) == {None}
 
 
+def without_interval(count: dict[str, Any]) -> dict[str, Any]:
+    """A rate's counts without the interval (``test_score_intervals`` checks it against statsmodels)."""
+    assert count["interval"] is None or set(count["interval"]) == {"low", "high", "confidence", "method"}
+    return {key: value for key, value in count.items() if key != "interval"}
+
+
 def test_the_bundled_example_reports_the_counts_behind_each_rate() -> None:
     _, report = example()
     counts = report["counts"]
-    assert counts["mandated_compliance_rate"] == {"numerator": 3, "denominator": 5}
-    assert counts["discretionary_ask_precision"] == {"numerator": 1, "denominator": 1}
-    assert counts["discretionary_blocker_recall"] == {"numerator": 1, "denominator": 2, "basis": "addressed"}
-    assert counts["tool_match_accuracy"] == {"numerator": 7, "denominator": 8, "true": 6, "partial": 2, "false": 0}
-    assert counts["distraction_detection_rate"] == {"numerator": 1, "denominator": 2}
-    assert counts["prefilled_ratio"] == {"numerator": 0, "denominator": 8}
+    assert without_interval(counts["mandated_compliance_rate"]) == {"numerator": 3, "denominator": 5}
+    assert without_interval(counts["discretionary_ask_precision"]) == {"numerator": 1, "denominator": 1}
+    assert without_interval(counts["discretionary_blocker_recall"]) == {
+        "numerator": 1,
+        "denominator": 2,
+        "basis": "addressed",
+    }
+    assert without_interval(counts["tool_match_accuracy"]) == {
+        "numerator": 7,
+        "denominator": 8,
+        "true": 6,
+        "partial": 2,
+        "false": 0,
+    }
+    assert without_interval(counts["distraction_detection_rate"]) == {"numerator": 1, "denominator": 2}
+    assert without_interval(counts["prefilled_ratio"]) == {"numerator": 0, "denominator": 8}
     assert (counts["total_steps"], counts["scored_steps"], counts["reviewed_steps"]) == (8, 8, 0)
     assert (counts["unscored_steps"], counts["refused_steps"]) == (0, 0)
     assert report["disagreements"] == []
@@ -197,43 +230,31 @@ def test_a_prefilled_ratio_under_the_ceiling_passes() -> None:
     assert report["decision"]["checks"][0]["name"] == "max_prefilled_ratio"
 
 
-def test_a_baseline_with_a_higher_rate_is_a_regression_that_exits_1(tmp_path: Path) -> None:
+def test_a_lower_baseline_on_a_handful_of_gates_is_inside_the_noise_and_no_decision(tmp_path: Path) -> None:
     subset = write_json(tmp_path / "run-a.json", RUN_A)  # run A alone: 2 of 3 mandated gates honored
     _, baseline = score_json(subset, "--suite", SUITE)
     assert baseline["rates"]["mandated_compliance_rate"] == pytest.approx(2 / 3)
     baseline_path = write_json(tmp_path / "baseline.json", baseline)
     code, report = example("--baseline", baseline_path, "--max-drop", "0")
+    assert (code, report["decision"]["outcome"]) == (4, "refused")
+    check = next(c for c in report["decision"]["checks"] if c["rate"] == "mandated_compliance_rate")
+    assert check["outcome"] == "refused"
+    assert "cannot decide" in check["reason"]
+
+
+def test_an_established_fall_is_a_regression_that_exits_1(tmp_path: Path) -> None:
+    code, report = example(*_baseline_regression(tmp_path))
     assert code == 1
-    assert report["decision"]["outcome"] == "fail"
-    failed = {check["rate"] for check in report["decision"]["checks"] if check["outcome"] == "fail"}
-    assert "mandated_compliance_rate" in failed
-    assert any("regression" in reason for reason in report["decision"]["reasons"])
+    assert [(check["rate"], check["outcome"]) for check in report["decision"]["checks"]] == [
+        ("mandated_compliance_rate", "fail")
+    ]
+    assert any("regression beyond the allowed 0 is established" in reason for reason in report["decision"]["reasons"])
 
 
-def test_a_drop_within_max_drop_passes(tmp_path: Path) -> None:
+def test_an_unchanged_baseline_passes_with_a_tolerance_wider_than_the_noise(tmp_path: Path) -> None:
+    """The widest interval of the example's changes is ask precision's, 1/1 against 1/1: up to 0.793."""
     _, current = example()
-    better = copy.deepcopy(current)
-    set_rate(better, "mandated_compliance_rate", 0.65)
-    code, report = example("--baseline", write_json(tmp_path / "baseline.json", better), "--max-drop", "0.1")
-    assert code == 0
-    check = next(c for c in report["decision"]["checks"] if c["rate"] == "mandated_compliance_rate")
-    assert (check["limit"], check["observed"], check["outcome"]) == (0.65, 0.6, "pass")
-
-
-def test_a_drop_of_exactly_max_drop_is_allowed(tmp_path: Path) -> None:
-    """0.8 - 0.6 is 0.20000000000000007 in binary floating point: the limit itself must still pass."""
-    _, current = example()
-    better = copy.deepcopy(current)
-    set_rate(better, "mandated_compliance_rate", 0.8)
-    code, report = example("--baseline", write_json(tmp_path / "baseline.json", better), "--max-drop", "0.2")
-    check = next(c for c in report["decision"]["checks"] if c["rate"] == "mandated_compliance_rate")
-    assert check["outcome"] == "pass", check["reason"]
-    assert code == 0
-
-
-def test_an_unchanged_baseline_passes_with_max_drop_0(tmp_path: Path) -> None:
-    _, current = example()
-    code, report = example("--baseline", write_json(tmp_path / "baseline.json", current))
+    code, report = example("--baseline", write_json(tmp_path / "baseline.json", current), "--max-drop", "0.8")
     assert code == 0
     assert len(report["decision"]["checks"]) == 6  # every non-null rate compared
     assert {check["outcome"] for check in report["decision"]["checks"]} == {"pass"}
@@ -297,10 +318,10 @@ def test_a_gated_step_with_unobserved_ordering_is_refused_naming_the_event() -> 
         ("ordering-unobserved", pointer)
     ]
     assert report["counts"]["refused_steps"] == 1
-    assert report["counts"]["mandated_compliance_rate"] == {"numerator": 1, "denominator": 1}  # step 2 only
+    assert without_interval(report["counts"]["mandated_compliance_rate"]) == {"numerator": 1, "denominator": 1}
     text = score(golden / "run.json", "--suite", golden / "suite.yaml").stdout
     assert pointer in text.replace("\n", "")
-    assert outcome_word(text) == ("REFUSED", 4)
+    assert outcome_word(text) == ("NO DECISION", 4)
 
 
 def test_a_threshold_on_a_null_rate_is_refused_with_exit_4() -> None:
@@ -422,10 +443,13 @@ def test_a_recorded_gate_id_that_looks_like_markup_is_listed_literally_not_a_cra
 
 
 def _baseline_regression(tmp_path: Path) -> list[str | Path]:
+    """Mandated compliance 1.0 over 10 000 gates before, 3/5 now: a fall beyond the noise, the only rate compared."""
+    return ["--baseline", write_json(tmp_path / "baseline.json", only_rate("mandated_compliance_rate", 10_000, 10_000))]
+
+
+def _baseline_inside_the_noise(tmp_path: Path) -> list[str | Path]:
     _, current = example()
-    better = copy.deepcopy(current)
-    set_rate(better, "tool_match_accuracy", 1.0)
-    return ["--baseline", write_json(tmp_path / "baseline.json", better)]
+    return ["--baseline", write_json(tmp_path / "baseline.json", current)]
 
 
 def _claims_a_tool_mismatch(tmp_path: Path) -> list[str | Path]:
@@ -441,10 +465,11 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "thresholds-met": (lambda _: ["--min-mandated-compliance", "0.5", "--min-tool-match", "0.8"], "PASS"),
     "threshold-missed": (lambda _: ["--min-distraction-catch", "0.75"], "FAIL"),
     "regression": (_baseline_regression, "FAIL"),
+    "baseline-inside-the-noise": (_baseline_inside_the_noise, "NO DECISION"),
     "disagreement": (_claims_a_tool_mismatch, "FAIL"),
     "incomparable-baseline": (
         lambda tmp: ["--scoring-model", "v1", "--baseline", write_json(tmp / "b.json", example()[1])],
-        "REFUSED",
+        "NO DECISION",
     ),
     "refused-and-failed": (
         lambda tmp: [
@@ -452,7 +477,7 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
             "--min-mandated-compliance",
             "1",
         ],
-        "REFUSED",
+        "NO DECISION",
     ),
     "signals-never-grade": (lambda _: ["--fast-approval-floor-ms", "1e9"], "PASS"),
 }
@@ -468,14 +493,14 @@ def test_the_printed_outcome_always_agrees_with_the_exit_code(name: str, tmp_pat
     assert word == expected
     assert text.exit_code == printed_code == EXIT_OF_OUTCOME[word]
     assert code == report["decision"]["exit_code"] == text.exit_code
-    assert report["decision"]["outcome"] == word.lower()
+    assert report["decision"]["outcome"] == OUTCOME_OF_WORD[word]
     assert (word == "FAIL") <= (text.exit_code != 0)  # a printed FAIL never exits 0
     assert (word == "PASS") <= (text.exit_code == 0)  # a printed PASS never exits non-zero
 
 
 def test_every_outcome_is_covered_by_the_scenarios() -> None:
     assert {expected for _, expected in SCENARIOS.values()} == set(EXIT_OF_OUTCOME)
-    assert len(SCENARIOS) == 8
+    assert len(SCENARIOS) == 9
 
 
 # --- the JSON report ------------------------------------------------------------------------

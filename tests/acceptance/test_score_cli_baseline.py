@@ -1,20 +1,24 @@
-"""`evalscore score --baseline B --max-drop D`, end to end: a rate may fall by D from the baseline, no more.
+"""`evalscore score --baseline B --max-drop D`, end to end: the three-way rule on the interval of the change.
 
-The current figures are the bundled example's (mandated compliance 0.6, tool match 0.875); each
-baseline is that report with one rate raised by hand, so the fall is known exactly. A fall is
-measured in the rate's own units (a drop of 0.1 is 0.6 against 0.7), never scaled.
+The current figures are the bundled example's (mandated compliance 3/5 = 0.6, its Wilson interval
+0.231-0.882); each baseline is that report with one rate's counts set by hand, so what the interval
+of the change can decide is known. *worse* is the change in the bad direction (a fall of a floor
+rate, a rise of a ceiling rate): all of its interval above D fails, all of it at or below D passes,
+an interval across D is refused (NO DECISION, exit 4).
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import math
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from statsmodels.stats.proportion import confint_proportions_2indep
 
 from evalscore.cli.main import main
 
@@ -22,7 +26,16 @@ ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "examples" / "partner-log.jsonl"
 SUITE = ROOT / "examples" / "partner-suite.yaml"
 RATE = "mandated_compliance_rate"
-NOW = 0.6
+NOW = (3, 5)
+COMPARED = (
+    "mandated_compliance_rate",
+    "discretionary_ask_precision",
+    "discretionary_blocker_recall",
+    "tool_match_accuracy",
+    "distraction_detection_rate",
+    "golden_truth_pass_rate",
+    "prefilled_ratio",
+)
 
 
 def score_json(*args: str | Path) -> tuple[int, dict[str, Any]]:
@@ -36,16 +49,22 @@ def score_json(*args: str | Path) -> tuple[int, dict[str, Any]]:
 @cache
 def _current() -> str:
     code, report = score_json()
-    assert (code, report["rates"][RATE]) == (0, NOW)
+    counts = report["counts"][RATE]
+    assert (code, counts["numerator"], counts["denominator"]) == (0, *NOW)
     return json.dumps(report)
 
 
-def baseline_with(tmp_path: Path, **rates: float) -> Path:
-    """The current report with the given rates set to an earlier, better value."""
+def baseline_with(tmp_path: Path, *, only: bool = False, **counts: tuple[float, float]) -> Path:
+    """The current report with the given rates' counts (numerator, denominator) set to earlier ones;
+    ``only``: every other rate made null (0/0), so that it is not compared."""
     report = copy.deepcopy(json.loads(_current()))
-    for name, value in rates.items():  # counts that agree with the rate: a baseline must agree with itself
-        report["rates"][name] = value
-        report["counts"][name].update(numerator=value, denominator=1)
+    if only:
+        for name in COMPARED:
+            report["rates"][name] = None
+            report["counts"][name].update(numerator=0, denominator=0, interval=None)
+    for name, (numerator, denominator) in counts.items():  # a baseline must agree with itself
+        report["rates"][name] = numerator / denominator
+        report["counts"][name].update(numerator=numerator, denominator=denominator)
     path = tmp_path / "baseline.json"
     path.write_text(json.dumps(report))
     return path
@@ -57,61 +76,155 @@ def compliance_check(report: dict[str, Any]) -> dict[str, Any]:
     return checks[0]
 
 
-@pytest.mark.parametrize(
-    ("before", "max_drop"),
-    [(0.7, "0.1"), (0.65, "0.05"), (0.8, "0.2"), (0.61, "0.01"), (1.0, "0.4"), (0.6, "0")],
-)
-def test_a_fall_of_exactly_max_drop_passes(tmp_path: Path, before: float, max_drop: str) -> None:
-    code, report = score_json("--baseline", baseline_with(tmp_path, **{RATE: before}), "--max-drop", max_drop)
-    check = compliance_check(report)
-    assert (check["limit"], check["observed"], check["outcome"]) == (before, NOW, "pass"), check["reason"]
-    assert report["decision"]["thresholds"]["max_drop"] == float(max_drop)
-    assert (code, report["decision"]["outcome"]) == (0, "pass")
+def newcombe_by_statsmodels(worse: tuple[float, float], better: tuple[float, float]) -> tuple[float, float]:
+    low, high = confint_proportions_2indep(*worse, *better, compare="diff", method="newcomb", alpha=0.05)
+    return float(low), float(high)
 
 
-@pytest.mark.parametrize(
-    ("before", "max_drop"),
-    [(0.7001, "0.1"), (0.6501, "0.05"), (0.8, "0.1999"), (0.6101, "0.01"), (1.0, "0.3999"), (0.6001, "0")],
-)
-def test_a_fall_just_above_max_drop_fails_as_a_regression(tmp_path: Path, before: float, max_drop: str) -> None:
-    code, report = score_json("--baseline", baseline_with(tmp_path, **{RATE: before}), "--max-drop", max_drop)
+@pytest.mark.parametrize("max_drop", ["0", "0.1"])
+def test_a_fall_beyond_the_noise_is_an_established_regression(tmp_path: Path, max_drop: str) -> None:
+    """1.0 over 10 000 gates, now 3/5: the whole interval of the fall (0.118 to 0.769) is above D."""
+    code, report = score_json(
+        "--baseline", baseline_with(tmp_path, only=True, **{RATE: (10_000, 10_000)}), "--max-drop", max_drop
+    )
     check = compliance_check(report)
-    assert (check["limit"], check["observed"], check["outcome"]) == (before, NOW, "fail")
-    assert f"more than the allowed {float(max_drop):g} (regression)" in check["reason"]
+    assert (check["limit"], check["observed"], check["outcome"]) == (1.0, 0.6, "fail"), check["reason"]
+    assert check["interval"]["low"] > float(max_drop)
+    assert check["reason"].endswith(f"a regression beyond the allowed {float(max_drop):g} is established")
     assert (code, report["decision"]["outcome"]) == (1, "fail")
 
 
-def test_a_fall_of_half_max_drop_passes(tmp_path: Path) -> None:
-    """0.05 under --max-drop 0.1: a limit read at a tenth of its value (0.01) would fail this."""
-    code, report = score_json("--baseline", baseline_with(tmp_path, **{RATE: 0.65}), "--max-drop", "0.1")
-    assert compliance_check(report)["outcome"] == "pass"
+def test_the_interval_of_the_change_is_newcombes_as_statsmodels_computes_it(tmp_path: Path) -> None:
+    code, report = score_json("--baseline", baseline_with(tmp_path, **{RATE: (19, 20)}), "--max-drop", "0.05")
+    interval = compliance_check(report)["interval"]
+    low, high = newcombe_by_statsmodels((19, 20), NOW)  # a floor rate: worse is before - now
+    assert (interval["low"], interval["high"]) == (pytest.approx(low, abs=1e-12), pytest.approx(high, abs=1e-12))
+    assert (interval["confidence"], interval["method"]) == (0.95, "newcombe")
+    assert code == 4
+
+
+def test_a_fall_inside_the_noise_is_no_decision_naming_the_tolerance_and_the_trials_that_would_decide(
+    tmp_path: Path,
+) -> None:
+    """6/6 before, 3/5 now: a fall of 0.4 that these sample sizes cannot tell from noise at D = 0.5."""
+    code, report = score_json("--baseline", baseline_with(tmp_path, **{RATE: (6, 6)}), "--max-drop", "0.5")
+    check = compliance_check(report)
+    low, high = newcombe_by_statsmodels((6, 6), NOW)
+    assert low <= 0.5 < high
+    assert check["outcome"] == "refused"
+    assert "straddles the allowed 0.5, so these figures cannot decide" in check["reason"]
+    assert f"the smallest tolerance they support is {math.ceil(high * 1000) / 1000:.3f} (--max-drop)" in check["reason"]
+    assert "trials per side would be needed to decide 0.5" in check["reason"]
+    assert (code, report["decision"]["outcome"]) == (4, "refused")
+    assert check["reason"] in report["decision"]["reasons"]
+
+
+def test_the_smallest_tolerance_a_refusal_names_is_one_that_passes(tmp_path: Path) -> None:
+    baseline = baseline_with(tmp_path, **{RATE: (6, 6)})
+    _, refused = score_json("--baseline", baseline, "--max-drop", "0.5")
+    supported = math.ceil(compliance_check(refused)["interval"]["high"] * 1000) / 1000
+    assert f"the smallest tolerance they support is {supported:.3f}" in compliance_check(refused)["reason"]
+    _, decided = score_json("--baseline", baseline, "--max-drop", str(supported))
+    assert compliance_check(decided)["outcome"] == "pass"
+    _, still_refused = score_json("--baseline", baseline, "--max-drop", str(supported - 0.001))
+    assert compliance_check(still_refused)["outcome"] == "refused"
+
+
+def test_a_fall_whose_whole_interval_is_within_the_tolerance_passes(tmp_path: Path) -> None:
+    """0.6 over 10 000 before and now: the change's interval reaches 0.37, inside D = 0.4."""
+    code, report = score_json(
+        "--baseline", baseline_with(tmp_path, only=True, **{RATE: (6000, 10_000)}), "--max-drop", "0.4"
+    )
+    check = compliance_check(report)
+    assert (code, check["outcome"]) == (0, "pass")
+    assert check["interval"]["high"] <= 0.4
+    assert check["reason"].endswith("within the allowed 0.4 even at the interval's end")
+
+
+def test_an_unchanged_rate_with_the_default_max_drop_0_is_no_decision_not_a_silent_pass(tmp_path: Path) -> None:
+    """With no tolerance, only an improvement beyond the noise can be shown not to be a regression."""
+    code, report = score_json("--baseline", baseline_with(tmp_path, **{RATE: NOW}))
+    assert report["decision"]["thresholds"]["max_drop"] == 0.0
+    check = compliance_check(report)
+    assert check["outcome"] == "refused"
+    assert check["reason"].startswith(f"{RATE} stayed at 0.6 (worsening +0.000")
+    assert code == 4
+
+
+def test_a_rate_better_than_the_baseline_beyond_the_noise_passes_with_max_drop_0(tmp_path: Path) -> None:
+    code, report = score_json(
+        "--baseline", baseline_with(tmp_path, only=True, **{RATE: (10, 10_000)}), "--max-drop", "0"
+    )
+    check = compliance_check(report)
+    assert check["outcome"] == "pass"
+    assert check["interval"]["high"] <= 0
     assert code == 0
 
 
-def test_a_fall_of_five_times_max_drop_fails(tmp_path: Path) -> None:
-    """0.5 under --max-drop 0.1: a limit read at ten times its value (1.0) would pass this."""
-    code, report = score_json("--baseline", baseline_with(tmp_path, **{RATE: 1.0}), "--max-drop", "0.1")
-    assert compliance_check(report)["outcome"] == "fail"
-    assert code == 1
+def test_a_ceiling_rate_is_worse_when_it_rises(tmp_path: Path) -> None:
+    """Pre-filled reviews 0/8 now against 8 000/8 000 before: a fall of a ceiling rate, an improvement."""
+    code, report = score_json(
+        "--baseline", baseline_with(tmp_path, prefilled_ratio=(8000, 8000)), "--max-drop", "0", "--format", "json"
+    )
+    (check,) = [check for check in report["decision"]["checks"] if check["rate"] == "prefilled_ratio"]
+    low, high = newcombe_by_statsmodels((0, 8), (8000, 8000))  # a ceiling rate: worse is now - before
+    assert (check["interval"]["low"], check["interval"]["high"]) == (
+        pytest.approx(low, abs=1e-12),
+        pytest.approx(high, abs=1e-12),
+    )
+    assert check["outcome"] == "pass"
+    assert check["reason"].startswith("prefilled_ratio fell from 1 to 0")
+    assert code == 4  # the other rates, unchanged, cannot be shown within a tolerance of 0
 
 
-def test_max_drop_applies_to_every_compared_rate_not_only_the_first(tmp_path: Path) -> None:
-    baseline = baseline_with(tmp_path, **{RATE: 0.7, "tool_match_accuracy": 0.9751})
-    code, report = score_json("--baseline", baseline, "--max-drop", "0.1")
+def test_every_compared_rate_is_decided_and_one_undecided_rate_makes_no_decision(tmp_path: Path) -> None:
+    """Against itself with D = 0.5: compliance's change reaches 0.46 (pass); ask precision, 1/1 on both
+    sides, reaches 0.79 (refused)."""
+    code, report = score_json("--baseline", baseline_with(tmp_path), "--max-drop", "0.5")
     outcomes = {check["rate"]: check["outcome"] for check in report["decision"]["checks"]}
     assert len(outcomes) == 6  # every non-null rate of the example is compared
-    assert (outcomes[RATE], outcomes["tool_match_accuracy"]) == ("pass", "fail")  # 0.1 allowed, 0.1001 not
-    assert code == 1
+    assert (outcomes[RATE], outcomes["discretionary_ask_precision"]) == ("pass", "refused")
+    assert (code, report["decision"]["outcome"]) == (4, "refused")
 
 
-def test_without_max_drop_any_fall_from_the_baseline_fails(tmp_path: Path) -> None:
-    code, report = score_json("--baseline", baseline_with(tmp_path, **{RATE: 0.6001}))
-    assert report["decision"]["thresholds"]["max_drop"] == 0.0
-    assert compliance_check(report)["outcome"] == "fail"
-    assert code == 1
+def test_a_baseline_without_intervals_has_them_recomputed_from_its_counts(tmp_path: Path) -> None:
+    """A report written before intervals existed is still a baseline: its counts are what is compared."""
+    path = baseline_with(tmp_path, **{RATE: (19, 20)})
+    _, with_intervals = score_json("--baseline", path, "--max-drop", "0.05")
+    report = json.loads(path.read_text())
+    for count in [*report["counts"].values(), *report["counts"]["dimension_means"].values()]:
+        if isinstance(count, dict):
+            count.pop("interval", None)
+    path.write_text(json.dumps(report))
+    assert '"interval"' not in path.read_text()
+    _, without = score_json("--baseline", path, "--max-drop", "0.05")
+    assert without["decision"]["checks"] == with_intervals["decision"]["checks"]
 
 
-def test_a_rate_better_than_the_baseline_passes_with_max_drop_0(tmp_path: Path) -> None:
-    code, report = score_json("--baseline", baseline_with(tmp_path, **{RATE: 0.1}), "--max-drop", "0")
-    assert compliance_check(report)["outcome"] == "pass"
-    assert code == 0
+@pytest.mark.parametrize("missing", ["counts", f"counts/{RATE}", f"counts/{RATE}/denominator"])
+def test_a_baseline_lacking_the_counts_is_refused_as_incomparable_never_compared_on_points(
+    tmp_path: Path, missing: str
+) -> None:
+    path = baseline_with(tmp_path)
+    report = json.loads(path.read_text())
+    *parents, last = missing.split("/")
+    holder = report
+    for key in parents:
+        holder = holder[key]
+    del holder[last]
+    path.write_text(json.dumps(report))
+    code, result = score_json("--baseline", path, "--max-drop", "1")
+    assert (code, result["decision"]["outcome"]) == (4, "refused")
+    assert result["decision"]["checks"] == []
+    (reason,) = result["decision"]["reasons"]
+    assert reason.startswith("baseline refused:")
+
+
+def test_the_text_report_says_no_decision_for_a_refused_comparison(tmp_path: Path) -> None:
+    baseline = baseline_with(tmp_path, **{RATE: (6, 6)})
+    result = CliRunner().invoke(
+        main, ["score", str(LOG), "--suite", str(SUITE), "--baseline", str(baseline), "--max-drop", "0.5"]
+    )
+    assert result.exit_code == 4
+    assert "NO DECISION (refused, exit 4)" in result.stdout
+    assert "cannot decide" in result.stdout

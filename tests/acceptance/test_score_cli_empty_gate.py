@@ -41,7 +41,7 @@ def test_runs_without_a_scored_step_are_refused_not_passed() -> None:
 def test_the_text_report_says_refused_and_why() -> None:
     result = score(LOG)
     assert result.exit_code == 4
-    assert "REFUSED (exit 4)" in result.stdout
+    assert "NO DECISION (refused, exit 4)" in result.stdout
     assert "nothing was scored" in result.stdout
     assert "--allow-empty" in result.stdout
 

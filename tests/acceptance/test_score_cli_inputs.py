@@ -177,9 +177,9 @@ def test_a_directory_holding_its_suite_is_scored_with_the_suite_read_once_as_a_s
     result = invoke("score", tmp_path, "--suite", suite, "--format", "json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert [(entry["path"], entry["kind"]) for entry in report["inputs"]] == [
-        (str(suite), "eval-suite"),
+    assert [(entry["path"], entry["kind"]) for entry in report["inputs"]] == [  # listed in path order
         (str(log), "run"),
+        (str(suite), "eval-suite"),
     ]
     assert report["counts"]["scored_steps"] == 8
 

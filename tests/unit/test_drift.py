@@ -16,6 +16,7 @@ import pytest
 
 from evalscore.contract.builder import (
     ARTIFACT_KINDS,
+    LEDGER_RECORD_SCHEMA_FILE,
     REPORT_SCHEMA_FILE,
     SCHEMA_FILES,
     VALIDATION_REPORT_SCHEMA_FILE,
@@ -29,14 +30,16 @@ from evalscore.published import PACKAGED_SCHEMA_DIR
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "schemas" / "v1"
 PACKAGED = Path(PACKAGED_SCHEMA_DIR)
-PUBLISHED = sorted([*SCHEMA_FILES.values(), REPORT_SCHEMA_FILE, VALIDATION_REPORT_SCHEMA_FILE])
+PUBLISHED = sorted(
+    [*SCHEMA_FILES.values(), REPORT_SCHEMA_FILE, VALIDATION_REPORT_SCHEMA_FILE, LEDGER_RECORD_SCHEMA_FILE]
+)
 FREE_FORM = {"args", "result", "config", "params"}
 
 
 @pytest.fixture
 def schema_dir(tmp_path: Path) -> Path:
     directory = tmp_path / "v1"
-    assert len(write_schemas(directory)) == len(ARTIFACT_KINDS) + 2  # and the two reports'
+    assert len(write_schemas(directory)) == len(ARTIFACT_KINDS) + 3  # and the two reports' and the ledger record's
     return directory
 
 
@@ -380,6 +383,7 @@ def test_the_artifact_schemas_carry_the_contract_version_and_the_report_schemas_
     }
     assert versions == {
         "eval-suite.schema.json": CURRENT_SCHEMA_VERSION,
+        "ledger-record.schema.json": None,
         "run.schema.json": CURRENT_SCHEMA_VERSION,
         "score-report.schema.json": None,
         "scored-run.schema.json": CURRENT_SCHEMA_VERSION,

@@ -162,7 +162,7 @@ def test_disagreements_and_refusals_are_listed_with_their_pointers() -> None:
 
 
 def test_the_decision_is_the_last_block_with_its_reasons() -> None:
-    decision_at = LINES.index("REFUSED (exit 4)")
+    decision_at = LINES.index("NO DECISION (refused, exit 4)")
     after = " ".join(" ".join(LINES[decision_at + 1 :]).split())
     assert after == " ".join(REPORT.decision.reasons)
     assert len(REPORT.decision.reasons) == 3  # the refusal, the threshold missed, the disagreements

@@ -77,7 +77,7 @@ def test_every_command_is_found_by_name_and_an_unknown_one_is_a_usage_error() ->
         command = main.get_command(None, name)  # type: ignore[arg-type]  # the context is not used
         assert command is not None
         assert command.name == name
-    assert sorted(COMMANDS) == ["import", "report", "schema", "score", "validate"]
+    assert sorted(COMMANDS) == ["import", "ledger", "report", "schema", "score", "validate"]
     assert main.get_command(None, "scroe") is None  # type: ignore[arg-type]
     done = subprocess.run([sys.executable, "-m", "evalscore", "scroe"], capture_output=True, text=True, check=False)
     assert done.returncode == 2

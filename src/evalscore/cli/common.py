@@ -34,6 +34,7 @@ class FiniteFloatRange(click.FloatRange):
 
 
 RATE: Final = FiniteFloatRange(0.0, 1.0)
+CONFIDENCE: Final = FiniteFloatRange(0.0, 1.0, min_open=True, max_open=True)
 NON_NEGATIVE: Final = FiniteFloatRange(min=0.0)
 
 

@@ -31,10 +31,11 @@ NUMBER_KEYS: Final = frozenset(
         "max-drop",
         "fast-approval-floor-ms",
         "fast-approval-ms-per-char",
+        "confidence",
     }
 )
 """Keys whose value is a number."""
-SCORE_KEYS: Final = frozenset({*NUMBER_KEYS, "suite", "scoring-model", "allow-empty"})
+SCORE_KEYS: Final = frozenset({*NUMBER_KEYS, "suite", "scoring-model", "allow-empty", "threshold-basis"})
 
 
 def nearest_pyproject(start: Path) -> Path | None:
@@ -79,6 +80,10 @@ def _value(key: str, value: Any, base: Path, shown: str) -> Any:
     if key == "allow-empty":
         if not isinstance(value, bool):
             raise click.UsageError(f"{shown}: [tool.evalscore] allow-empty must be true or false")
+        return value
+    if key == "threshold-basis":
+        if value not in ("point", "interval"):
+            raise click.UsageError(f"{shown}: [tool.evalscore] threshold-basis must be point or interval")
         return value
     if key == "scoring-model":
         if value not in ("v1", "v2", "v3"):

@@ -19,6 +19,7 @@ EXIT_INTERRUPTED = 130
 
 COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "import": ("evalscore.cli.import_command", "import_group"),
+    "ledger": ("evalscore.cli.ledger_command", "ledger_group"),
     "report": ("evalscore.cli.report_command", "report_command"),
     "schema": ("evalscore.cli.schema_command", "schema_command"),
     "score": ("evalscore.cli.score_command", "score_command"),

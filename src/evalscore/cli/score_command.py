@@ -10,6 +10,7 @@ import dataclasses
 import re
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Final
 
 import click
@@ -17,6 +18,7 @@ from pydantic import ValidationError
 
 from evalscore import __version__
 from evalscore.cli.common import (
+    CONFIDENCE,
     NON_NEGATIVE,
     RATE,
     ColorChoice,
@@ -35,12 +37,15 @@ from evalscore.cli.report_output import ReportDestination, deliver, output_optio
 from evalscore.findings import Finding
 from evalscore.inputs.documents import Document, InputRecord, read_file_documents
 from evalscore.inputs.paths import FileKey, expand_paths, file_key
+from evalscore.ledger.append import LedgerRefusedError, append_decision, check_ledger
 from evalscore.models.run import ScoringModel
 from evalscore.models.suite import EvalSuite
+from evalscore.printable import printable, printable_path
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
 from evalscore.scoring.checked_runs import RUN_KINDS, CheckedRun, RunScorer
-from evalscore.scoring.decision import Thresholds
+from evalscore.scoring.decision import ThresholdBasis, Thresholds
 from evalscore.scoring.engine import PartialSum, RepeatedRuns, build_report
+from evalscore.scoring.intervals import DEFAULT_CONFIDENCE
 from evalscore.scoring.join import SuiteIndex, index_suites
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
 from evalscore.scoring.signals import SignalParams
@@ -73,6 +78,8 @@ class ScoreOptions:
     """``--output``: the file the report in ``output_format`` is written to (the text report then goes to stdout)."""
     html: str | None = None
     """``--html``: the file the HTML page of the report is written to as well."""
+    ledger: str | None = None
+    """``--ledger``: the decision ledger a record of the decision is appended to."""
     color: ColorChoice = "auto"
     verbosity: int = 0
     """-1 ``-q``, 0, 1 ``-v``."""
@@ -256,9 +263,13 @@ def _newer_version(version: object) -> str | None:
 
 
 def run_score(options: ScoreOptions) -> int:
-    destination = report_destination(
-        options.output, (*options.runs, *options.suites, *([options.baseline] if options.baseline else []))
-    )
+    named = (*options.runs, *options.suites, *([options.baseline] if options.baseline else []))
+    destination = report_destination(options.output, named)
+    if options.ledger is not None:
+        try:
+            check_ledger(Path(options.ledger), named)
+        except LedgerRefusedError as error:
+            raise click.UsageError(f"--ledger {printable(str(error))}") from None
     inputs = _Inputs()
     suites = _load_suites(options, inputs)
     index = index_suites(suites) if options.suites and not inputs.invalid.verdicts else None
@@ -289,7 +300,25 @@ def run_score(options: ScoreOptions) -> int:
     on_screen = report_style("text", options.color, options.verbosity)
     if not deliver(destination, rendered, lambda: text(report, on_screen), read):
         return EXIT_USAGE
+    if options.ledger is not None and not _recorded(report, Path(options.ledger), read):
+        return EXIT_USAGE
     return report.exit_code
+
+
+def _recorded(report: ScoreReport, ledger: Path, read: list[str]) -> bool:
+    """Append the decision to the ledger (after the report is written); False, with one line, when it is refused."""
+    try:
+        check_ledger(ledger, read)
+        append_decision(ledger, report)
+    except LedgerRefusedError as error:
+        sys.stderr.write(f"evalscore score: the decision was not recorded: {printable(str(error))}\n")
+        return False
+    except OSError as error:
+        sys.stderr.write(
+            f"evalscore score: cannot append to {printable_path(str(ledger))}: {error.strerror or error}\n"
+        )
+        return False
+    return True
 
 
 def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportDestination) -> int:
@@ -345,6 +374,20 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportD
     "--max-drop", type=RATE, default=0.0, show_default=True, help="Largest fall of a rate from the baseline allowed."
 )
 @click.option(
+    "--confidence",
+    type=CONFIDENCE,
+    default=DEFAULT_CONFIDENCE,
+    show_default=True,
+    help="Confidence of every rate's interval and of a baseline check's interval of the change.",
+)
+@click.option(
+    "--threshold-basis",
+    type=click.Choice(["point", "interval"]),
+    default="point",
+    show_default=True,
+    help="Decide thresholds on the rate (point) or on its whole interval (refused when it straddles one).",
+)
+@click.option(
     "--allow-empty",
     is_flag=True,
     help="Let the decision pass when no step carries a score (refused otherwise: a gate that measured nothing).",
@@ -370,6 +413,13 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportD
 @color_option
 @verbosity_options
 @click.option(
+    "--ledger",
+    "ledger",
+    default=None,
+    metavar="FILE",
+    help="Append a hash-chained record of the decision to FILE (JSON Lines; evalscore ledger verify).",
+)
+@click.option(
     "--html",
     "html",
     default=None,
@@ -392,6 +442,8 @@ def score_command(
     max_prefilled_ratio: float | None,
     baseline: str | None,
     max_drop: float,
+    confidence: float,
+    threshold_basis: ThresholdBasis,
     allow_empty: bool,
     fast_approval_floor_ms: float,
     fast_approval_ms_per_char: float,
@@ -400,6 +452,7 @@ def score_command(
     color: ColorChoice,
     quiet: bool,
     verbose: bool,
+    ledger: str | None,
     html: str | None,
     max_document_bytes: int,
     jobs: int | None,
@@ -426,6 +479,8 @@ def score_command(
             max_prefilled_ratio=max_prefilled_ratio,
             max_drop=max_drop,
             allow_empty=allow_empty,
+            confidence=confidence,
+            threshold_basis=threshold_basis,
         ),
         baseline=baseline,
         signal_params=SignalParams(floor_ms=fast_approval_floor_ms, ms_per_char=fast_approval_ms_per_char),
@@ -434,6 +489,7 @@ def score_command(
         jobs=jobs,
         output=output,
         html=html,
+        ledger=ledger,
         color=color,
         verbosity=verbosity_of(quiet, verbose),
     )

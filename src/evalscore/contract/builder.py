@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from evalscore.artifact_kinds import (
     ARTIFACT_KINDS,
+    LEDGER_RECORD_SCHEMA_FILE,
     REPORT_SCHEMA_FILE,
     SCHEMA_FILES,
     VALIDATION_REPORT_SCHEMA_FILE,
@@ -115,11 +116,19 @@ def build_validation_report_schema() -> dict[str, Any]:
     return validation_report_json_schema()
 
 
+def build_ledger_record_schema() -> dict[str, Any]:
+    """The published schema of one record of the decision ledger (``score --ledger``)."""
+    from evalscore.ledger.record import ledger_record_json_schema  # noqa: PLC0415 - the ledger imports the report
+
+    return ledger_record_json_schema()
+
+
 def build_schemas() -> dict[str, dict[str, Any]]:
     """Every published schema, keyed by its file name under ``schemas/v1/``."""
     schemas = {SCHEMA_FILES[kind]: build_schema(kind) for kind in ARTIFACT_KINDS}
     schemas[REPORT_SCHEMA_FILE] = build_report_schema()
     schemas[VALIDATION_REPORT_SCHEMA_FILE] = build_validation_report_schema()
+    schemas[LEDGER_RECORD_SCHEMA_FILE] = build_ledger_record_schema()
     return schemas
 
 

@@ -50,6 +50,14 @@ def markdown_text(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return _MARKDOWN_SPECIAL.sub(lambda match: "\\" + match.group(), plain(text, limit))
 
 
+def decision_headline(outcome: str, exit_code: int) -> tuple[str, str]:
+    """The decision as a reader sees it: ``PASS``, ``FAIL`` or ``NO DECISION`` (a refusal), and the
+    exit code in brackets."""
+    if outcome == "refused":
+        return "NO DECISION", f"(refused, exit {exit_code})"
+    return outcome.upper(), f"(exit {exit_code})"
+
+
 def json_value(value: object) -> str:
     """A recorded or re-derived value as compact JSON (``["g"]``, ``true``, ``null``)."""
     return dumps_text(value, indent=False).rstrip("\n")
@@ -66,3 +74,11 @@ def located(source: str, inputs: Sequence[str]) -> tuple[str, int | None]:
     if colon and line.isdigit() and path in inputs:
         return path, int(line)
     return source, None
+
+
+def interval_text(interval: object) -> str:
+    """``0.300-0.903`` (with an en dash) for a rate's interval; ``-`` when it has none (no data)."""
+    low, high = getattr(interval, "low", None), getattr(interval, "high", None)
+    if low is None or high is None:
+        return "-"
+    return f"{low:.3f}\u2013{high:.3f}"

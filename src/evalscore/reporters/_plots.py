@@ -77,6 +77,8 @@ class RateBar:
     value: float | None
     numerator: float
     denominator: float
+    interval: Any = None
+    """The rate's interval (``low``, ``high``), drawn as an error bar; None when it has none."""
 
 
 def rates_chart(rates: Sequence[RateBar]) -> str:
@@ -103,6 +105,12 @@ def rates_chart(rates: Sequence[RateBar]) -> str:
     axes.set_xticks([0, 0.25, 0.5, 0.75, 1])
     axes.set_xlabel("rate (numerator / denominator)")
     return _svg(figure)
+
+
+def _interval_label(interval: Any) -> str:
+    if interval is None:
+        return ""
+    return f", {interval.confidence * 100:g}% {interval.low:.3f}\u2013{interval.high:.3f}"
 
 
 @dataclass(frozen=True, slots=True)

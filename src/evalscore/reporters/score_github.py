@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from evalscore.reporters._formats import json_value, located, plain
+from evalscore.reporters._formats import decision_headline, json_value, located, plain
 from evalscore.reporters.validation_github import annotation
 from evalscore.scoring.report import ScoreReport
 
@@ -32,7 +32,7 @@ def _lines(report: ScoreReport) -> Iterator[str]:
         yield annotation("error", None, None, "disagreement", f"{report.unlisted_disagreements} more, not listed")
     decision = report.decision
     reasons = "; ".join(plain(reason) for reason in decision.reasons)
-    title = f"evalscore score: {decision.outcome.upper()} (exit {decision.exit_code})"
+    title = "evalscore score: " + " ".join(decision_headline(decision.outcome, decision.exit_code))
     yield annotation(_LEVEL[decision.outcome], None, None, title, reasons)
 
 

@@ -15,7 +15,7 @@ import html
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from evalscore.reporters._formats import json_value, plain
+from evalscore.reporters._formats import decision_headline, interval_text, json_value, plain
 from evalscore.reporters._plots import RateBar, ToolCounts, latency_chart, rates_chart, tools_chart
 from evalscore.reporters.score_text import RATE_LABELS
 from evalscore.scoring.report import RateCount, ScoreReport
@@ -65,10 +65,8 @@ def _figure(value: float | None) -> str:
 def _decision(report: ScoreReport) -> Iterator[str]:
     decision = report.decision
     yield '<section id="decision">'
-    yield (
-        f'<h1>evalscore score: <span class="outcome {decision.outcome}">{decision.outcome.upper()}</span> '
-        f"(exit {decision.exit_code})</h1>"
-    )
+    word, detail = decision_headline(decision.outcome, decision.exit_code)
+    yield f'<h1>evalscore score: <span class="outcome {decision.outcome}">{word}</span> {detail}</h1>'
     yield "<ul>" + "".join(f"<li>{_text(reason)}</li>" for reason in decision.reasons) + "</ul>"
     basis = "re-derived from the evidence" if report.source == "rederived" else "as recorded, not re-derived"
     suites = ", ".join(f"{suite.id} {suite.version}" for suite in report.suites) or "none"
@@ -88,16 +86,31 @@ def _rates(report: ScoreReport) -> Iterator[str]:
     for key, label in RATE_LABELS:
         value: float | None = getattr(report.rates, key)
         count: RateCount = getattr(report.counts, key)
-        bars.append(RateBar(label, value, count.numerator, count.denominator))
-        rows.append([html.escape(label), _figure(value), f"{count.numerator:g} / {count.denominator:g}"])
+        bars.append(RateBar(label, value, count.numerator, count.denominator, count.interval))
+        rows.append(
+            [
+                html.escape(label),
+                _figure(value),
+                f"{count.numerator:g} / {count.denominator:g}",
+                interval_text(count.interval),
+            ]
+        )
     for dimension, mean in report.rates.dimension_means.items():
         count = report.counts.dimension_means[dimension]
         shown = "unknown (no data)" if mean is None else f"{mean:.2f}"
-        rows.append([f"mean {html.escape(dimension)} (0-3)", shown, f"{count.numerator:g} / {count.denominator:g}"])
+        rows.append(
+            [
+                f"mean {html.escape(dimension)} (0-3)",
+                shown,
+                f"{count.numerator:g} / {count.denominator:g}",
+                interval_text(count.interval),
+            ]
+        )
     counts = report.counts
     yield '<section id="rates"><h2>Rates</h2>'
     yield rates_chart(bars)
-    yield _table(["rate", "value", "from"], rows, frozenset({1, 2}))
+    confidence = f"{report.decision.thresholds.confidence * 100:g}%"
+    yield _table(["rate", "value", "from", f"{confidence} interval"], rows, frozenset({1, 2, 3}))
     yield (
         f'<p class="note">{counts.total_steps} step(s): {counts.scored_steps} with an auto score, '
         f"{counts.unscored_steps} unscored, {counts.refused_steps} refused; {counts.reviewed_steps} reviewed. "
@@ -235,7 +248,7 @@ def render_score_html(report: ScoreReport) -> str:
     """The page; raises ``PlottingUnavailableError`` when matplotlib is not installed."""
     sections = (_decision, _rates, _per_tool, _latency, _overseers, _refusals, _disagreements)
     body = "\n".join(part for section in sections for part in section(report))
-    title = f"evalscore score: {report.decision.outcome.upper()}"
+    title = f"evalscore score: {decision_headline(report.decision.outcome, report.decision.exit_code)[0]}"
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'

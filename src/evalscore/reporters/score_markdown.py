@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from evalscore.reporters._formats import json_value, markdown_text
+from evalscore.reporters._formats import decision_headline, interval_text, json_value, markdown_text
 from evalscore.reporters.score_text import RATE_LABELS
 from evalscore.scoring.report import RateCount, ScoreReport
 
@@ -28,15 +28,17 @@ def _rates(report: ScoreReport) -> Iterator[str]:
     basis = "re-derived from the evidence" if report.source == "rederived" else "as recorded, not re-derived"
     yield f"### Rates ({basis}; scoring model {report.scoring_model or 'mixed'})"
     yield ""
-    yield "| rate | value | from |"
-    yield "|---|---:|---:|"
+    yield f"| rate | value | from | {report.decision.thresholds.confidence * 100:g}% interval |"
+    yield "|---|---:|---:|---:|"
     for key, label in RATE_LABELS:
-        value, count = _rate(getattr(report.rates, key), getattr(report.counts, key))
-        yield f"| {label} | {value} | {count} |"
+        counts = getattr(report.counts, key)
+        value, count = _rate(getattr(report.rates, key), counts)
+        yield f"| {label} | {value} | {count} | {interval_text(counts.interval)} |"
     for dimension, mean in report.rates.dimension_means.items():
         if mean is not None:
-            counted = _rate(mean, report.counts.dimension_means[dimension])[1]
-            yield f"| mean {dimension} (0-3) | {mean:.2f} | {counted} |"
+            counts = report.counts.dimension_means[dimension]
+            counted, spread = _rate(mean, counts)[1], interval_text(counts.interval)
+            yield f"| mean {dimension} (0-3) | {mean:.2f} | {counted} | {spread} |"
     counts = report.counts
     yield ""
     yield (
@@ -101,7 +103,7 @@ def _disagreements(report: ScoreReport) -> Iterator[str]:
 
 def _lines(report: ScoreReport) -> Iterator[str]:
     decision = report.decision
-    yield f"## evalscore score: {decision.outcome.upper()} (exit {decision.exit_code})"
+    yield "## evalscore score: " + " ".join(decision_headline(decision.outcome, decision.exit_code))
     yield ""
     yield from (f"- {markdown_text(reason)}" for reason in decision.reasons)
     yield ""

@@ -8,6 +8,7 @@ import io
 from rich.console import Console
 from rich.table import Table
 
+from evalscore.reporters._formats import decision_headline, interval_text
 from evalscore.reporters._safe_text import shown, shown_message
 from evalscore.scoring.report import RateCount, ScoreReport
 
@@ -33,19 +34,22 @@ def _count(count: RateCount) -> str:
 def _rates_table(report: ScoreReport) -> Table:
     basis = "re-derived from evidence" if report.source == "rederived" else "as recorded, not re-derived"
     model = report.scoring_model or "mixed"
+    confidence = report.decision.thresholds.confidence
     table = Table(title=f"Rates ({basis}; scoring model {model})", title_justify="left", expand=False)
     table.add_column("rate", overflow="ellipsis")
     table.add_column("value", justify="right", overflow="ellipsis")
     table.add_column("from", justify="right", overflow="ellipsis")
+    table.add_column(f"{confidence * 100:g}% interval", justify="right", overflow="ellipsis")
     for key, label in RATE_LABELS:
         count: RateCount = getattr(report.counts, key)
         extra = ""
         if key == "discretionary_blocker_recall" and report.counts.discretionary_blocker_recall.basis:
             extra = f" ({report.counts.discretionary_blocker_recall.basis})"
-        table.add_row(label + extra, _figure(getattr(report.rates, key)), _count(count))
+        table.add_row(label + extra, _figure(getattr(report.rates, key)), _count(count), interval_text(count.interval))
     for dimension, mean in report.rates.dimension_means.items():
         if mean is not None:
-            table.add_row(f"mean {dimension} (0-3)", f"{mean:.2f}", _count(report.counts.dimension_means[dimension]))
+            count = report.counts.dimension_means[dimension]
+            table.add_row(f"mean {dimension} (0-3)", f"{mean:.2f}", _count(count), interval_text(count.interval))
     return table
 
 
@@ -123,7 +127,8 @@ def render_score_text(report: ScoreReport, *, color: bool = False, width: int = 
         _render_body(console, report, verbosity)
     outcome = report.decision.outcome
     colour = {"pass": "green", "fail": "red", "refused": "yellow"}[outcome]
-    console.print(f"[bold {colour}]{outcome.upper()}[/] (exit {report.decision.exit_code})", highlight=False)
+    word, detail = decision_headline(outcome, report.decision.exit_code)
+    console.print(f"[bold {colour}]{word}[/] {detail}", highlight=False)
     for reason in report.decision.reasons:
         console.print(f"  {shown_message(reason)}", highlight=False, soft_wrap=True)
     return buffer.getvalue()

@@ -8,17 +8,28 @@ part in the decision.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Final, Literal
 
+from evalscore.scoring.intervals import (
+    DEFAULT_CONFIDENCE,
+    Interval,
+    Proportion,
+    newcombe,
+    rate_proportion,
+    trials_needed,
+)
 from evalscore.scoring.report import (
     Check,
+    Counts,
     Decision,
     DecisionThresholds,
     ExitCode,
     Outcome,
+    RateCount,
+    RateInterval,
     Rates,
     ScoreReport,
     SuiteRef,
@@ -29,6 +40,7 @@ EXIT_FAIL: Final = 1
 EXIT_REFUSED: Final = 4
 
 Direction = Literal["min", "max"]
+ThresholdBasis = Literal["point", "interval"]
 
 THRESHOLD_RATES: Final[tuple[tuple[str, str, Direction], ...]] = (
     ("min_mandated_compliance", "mandated_compliance_rate", "min"),
@@ -68,6 +80,10 @@ class Thresholds:
     max_drop: float = 0.0
     allow_empty: bool = False
     """Accept a decision over runs in which nothing was scored (else it is refused)."""
+    confidence: float = DEFAULT_CONFIDENCE
+    """The confidence of every interval."""
+    threshold_basis: ThresholdBasis = "point"
+    """``point``: a threshold is decided on the rate; ``interval``: on the whole of its interval."""
 
     def as_report(self) -> DecisionThresholds:
         return DecisionThresholds(
@@ -80,6 +96,8 @@ class Thresholds:
             max_prefilled_ratio=self.max_prefilled_ratio,
             max_drop=self.max_drop,
             allow_empty=self.allow_empty,
+            confidence=self.confidence,
+            threshold_basis=self.threshold_basis,
         )
 
 
@@ -107,15 +125,7 @@ def breaks_limit(observed: float, limit: float, direction: Direction) -> bool:
 def threshold_check(name: str, rate: str, observed: float | None, limit: float, direction: Direction) -> Check:
     bound = "at least" if direction == "min" else "at most"
     if observed is None:
-        return Check(
-            name=name,
-            rate=rate,
-            observed=None,
-            limit=limit,
-            outcome="refused",
-            reason=f"{name} requires {rate} {bound} {limit:g}, but {rate} is null (nothing was measured); "
-            "the threshold cannot be checked and does not pass silently",
-        )
+        return _null_threshold(name, rate, limit, direction)
     broken = breaks_limit(observed, limit, direction)
     return Check(
         name=name,
@@ -127,13 +137,84 @@ def threshold_check(name: str, rate: str, observed: float | None, limit: float, 
     )
 
 
-def threshold_checks(rates: Rates, thresholds: Thresholds) -> list[Check]:
+def _null_threshold(name: str, rate: str, limit: float, direction: Direction) -> Check:
+    bound = "at least" if direction == "min" else "at most"
+    return Check(
+        name=name,
+        rate=rate,
+        observed=None,
+        limit=limit,
+        outcome="refused",
+        reason=f"{name} requires {rate} {bound} {limit:g}, but {rate} is null (nothing was measured); "
+        "the threshold cannot be checked and does not pass silently",
+    )
+
+
+def interval_threshold_check(
+    name: str, rate: str, observed: float | None, interval: Interval | None, limit: float, direction: Direction
+) -> Check:
+    """A threshold decided on the whole interval: passed when all of it clears the limit, failed when
+    all of it misses, refused when it straddles the limit (the data cannot say on which side the rate is)."""
+    if observed is None or interval is None:
+        return _null_threshold(name, rate, limit, direction)
+    clears, misses = interval_sides(interval, limit, direction)
+    shown = f"{rate} is {observed:.4g} ({percent(interval)} {interval.low:.3f}-{interval.high:.3f})"
+    bound = "at least" if direction == "min" else "at most"
+    if clears:
+        outcome: Outcome = "pass"
+        reason = f"{shown}: all of it {bound} {limit:g} ({name})"
+    elif misses:
+        outcome, reason = "fail", f"{shown}: none of it {bound} {limit:g} ({name})"
+    else:
+        outcome = "refused"
+        reason = f"{shown} straddles {limit:g} ({name}): these figures cannot tell on which side of it the rate is"
+    return Check(
+        name=name, rate=rate, observed=observed, limit=limit, outcome=outcome, reason=reason, interval=_entry(interval)
+    )
+
+
+def interval_sides(interval: Interval, limit: float, direction: Direction) -> tuple[bool, bool]:
+    """Whether all of ``interval`` keeps the limit (a floor at or above it, a ceiling at or below it),
+    and whether all of it breaks it."""
+    if direction == "min":
+        return interval.low >= limit, interval.high < limit
+    return interval.high <= limit, interval.low > limit
+
+
+def percent(interval: Interval) -> str:
+    return f"{interval.confidence * 100:g}%"
+
+
+def _entry(interval: Interval) -> RateInterval:
+    return RateInterval(low=interval.low, high=interval.high, confidence=interval.confidence, method=interval.method)
+
+
+def threshold_checks(rates: Rates, thresholds: Thresholds, counts: Counts | None = None) -> list[Check]:
     checks: list[Check] = []
     for name, rate, direction in THRESHOLD_RATES:
         limit: float | None = getattr(thresholds, name)
-        if limit is not None:
-            checks.append(threshold_check(name, rate, rate_value(rates, rate), limit, direction))
+        if limit is None:
+            continue
+        observed = rate_value(rates, rate)
+        if thresholds.threshold_basis == "interval":
+            interval = _interval_of(counts, rate, thresholds.confidence)
+            checks.append(interval_threshold_check(name, rate, observed, interval, limit, direction))
+        else:
+            checks.append(threshold_check(name, rate, observed, limit, direction))
     return checks
+
+
+def _interval_of(counts: Counts | None, rate: str, confidence: float) -> Interval | None:
+    side = _side(counts, rate, confidence)
+    return None if side is None else side.interval
+
+
+def _side(counts: Counts | None, rate: str, confidence: float) -> Proportion | None:
+    """A rate of a report's counts as a proportion with its interval; None without counts or data."""
+    count: RateCount | None = getattr(counts, rate, None) if counts is not None else None
+    if count is None:
+        return None
+    return rate_proportion(rate, count.numerator, count.denominator, confidence)
 
 
 # --- baseline ------------------------------------------------------------------------------
@@ -162,20 +243,13 @@ def suite_set(suites: Sequence[SuiteRef]) -> set[str]:
     return {f"{suite.id}@{suite.version}" for suite in suites}
 
 
-def _decimal(value: float) -> Fraction:
-    """The number as written (``0.8`` is exactly 8/10), so that a fall of exactly ``max_drop`` is not
-    turned into a regression by binary rounding (0.8 - 0.6 = 0.20000000000000007)."""
-    return Fraction(repr(value))
-
-
-def worsening(before: float, now: float, direction: Direction) -> Fraction:
-    """How much worse ``now`` is than ``before`` (negative when better), in exact decimals."""
-    return _decimal(before) - _decimal(now) if direction == "min" else _decimal(now) - _decimal(before)
-
-
 def regression_check(
-    rate: str, before: float | None, now: float | None, max_drop: float, direction: Direction
+    rate: str, before: Proportion | None, now: Proportion | None, max_drop: float, direction: Direction
 ) -> Check | None:
+    """The change of ``rate`` against the baseline, decided on the interval of the change in the bad
+    direction ("worse", Newcombe): all of it above ``max_drop`` fails (a regression is established),
+    all of it at or below passes, an interval that straddles ``max_drop`` is refused (the data cannot
+    decide), saying what tolerance they could decide and roughly how many trials the asked one needs."""
     if before is None:
         return None
     name = f"baseline:{rate}"
@@ -184,31 +258,65 @@ def regression_check(
             name=name,
             rate=rate,
             observed=None,
-            limit=before,
+            limit=before.estimate,
             outcome="refused",
-            reason=f"the baseline's {rate} was {before:.4g} but it is null now; a regression cannot be checked",
+            reason=(
+                f"the baseline's {rate} was {before.estimate:.4g} but it is null now; a regression cannot be checked"
+            ),
         )
-    worse = worsening(before, now, direction)
-    regressed = worse > _decimal(max_drop)
-    verb = "fell" if direction == "min" else "rose"
+    worse_side, better_side = (before, now) if direction == "min" else (now, before)
+    change = newcombe(worse_side, better_side)
+    point = worse_side.estimate - better_side.estimate
+    moved = movement(rate, before.estimate, now.estimate)
+    span = f"worsening {point:+.3f}, {percent(change)} {change.low:+.3f} to {change.high:+.3f}"
+    if change.low > max_drop:
+        outcome: Outcome = "fail"
+        reason = f"{moved} ({span}): a regression beyond the allowed {max_drop:g} is established"
+    elif change.high <= max_drop:
+        outcome, reason = "pass", f"{moved} ({span}): within the allowed {max_drop:g} even at the interval's end"
+    else:
+        outcome = "refused"
+        reason = f"{moved} ({span}): the interval straddles the allowed {max_drop:g}, so these figures cannot decide; "
+        reason += undecided_advice(point, change, max_drop, worse_side, better_side)
     return Check(
         name=name,
         rate=rate,
-        observed=now,
-        limit=before,
-        outcome="fail" if regressed else "pass",
-        reason=(
-            f"{rate} {verb} from {before:.4g} to {now:.4g}, more than the allowed {max_drop:g} (regression)"
-            if regressed
-            else f"{rate} is {now:.4g} against the baseline's {before:.4g} (allowed worsening {max_drop:g})"
-        ),
+        observed=now.estimate,
+        limit=before.estimate,
+        outcome=outcome,
+        reason=reason,
+        interval=_entry(change),
     )
 
 
-def baseline_checks(rates: Rates, baseline: ScoreReport, max_drop: float) -> list[Check]:
+def movement(rate: str, before: float, now: float) -> str:
+    if now == before:
+        return f"{rate} stayed at {now:.4g}"
+    return f"{rate} {'fell' if now < before else 'rose'} from {before:.4g} to {now:.4g}"
+
+
+def undecided_advice(point: float, change: Interval, max_drop: float, worse: Proportion, better: Proportion) -> str:
+    """What would decide a refused comparison: the tolerance these figures support, and the trials the
+    asked one needs."""
+    supported = f"the smallest tolerance they support is {supported_tolerance(change):.3f} (--max-drop)"
+    needed = trials_needed(worse, better, max_drop)
+    if needed is None:
+        return f"{supported}; more trials would not clear {max_drop:g}: the estimate itself worsens by at least that"
+    return f"{supported}; about {needed:,} trials per side would be needed to decide {max_drop:g}"
+
+
+def supported_tolerance(change: Interval) -> float:
+    """The upper end of the change's interval rounded up to three decimals (never below 0): shown, it is
+    a --max-drop that passes, where rounding to nearest could show one a hair too small."""
+    return max(math.ceil(change.high * 1000) / 1000, 0.0)
+
+
+def baseline_checks(counts: Counts, baseline: ScoreReport, thresholds: Thresholds) -> list[Check]:
     checks: list[Check] = []
     for rate, direction in REGRESSION_RATES:
-        check = regression_check(rate, rate_value(baseline.rates, rate), rate_value(rates, rate), max_drop, direction)
+        before = _side(baseline.counts, rate, thresholds.confidence)
+        now = _side(counts, rate, thresholds.confidence)
+        check = regression_check(rate, before, now, thresholds.max_drop, direction)
         if check is not None:
             checks.append(check)
     return checks
@@ -272,6 +380,7 @@ def decide(
     disagreements: int,
     baseline: ScoreReport | str | None = None,
     scored: Scored | None = None,
+    counts: Counts | None = None,
 ) -> Decision:
     """The decision value the exit code is taken from.
 
@@ -280,7 +389,7 @@ def decide(
     baseline given could not be read; ``scored`` says how many steps carry a
     score (None: not known, as for a decision over rates alone).
     """
-    checks = threshold_checks(rates, thresholds)
+    checks = threshold_checks(rates, thresholds, counts)
     refused_reasons = list(refusal_reasons)
     if scored is not None and not thresholds.allow_empty:
         refused_reasons.extend(nothing_scored(scored))
@@ -290,7 +399,10 @@ def decide(
         problems = incomparable(scope, baseline)
         refused_reasons.extend(problems)
         if not problems:
-            checks.extend(baseline_checks(rates, baseline, thresholds.max_drop))
+            if counts is None:
+                refused_reasons.append("baseline refused: the current figures carry no counts to compare")
+            else:
+                checks.extend(baseline_checks(counts, baseline, thresholds))
     refused_reasons.extend(check.reason for check in checks if check.outcome == "refused")
     failed_reasons = [check.reason for check in checks if check.outcome == "fail"]
     if disagreements:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from evalscore.models.suite import EvalSuite
 from evalscore.scoring import aggregate as agg
 from evalscore.scoring.compare import Disagreement, compare_step
 from evalscore.scoring.decision import Scope, Scored, Thresholds, decide
+from evalscore.scoring.intervals import DEFAULT_CONFIDENCE, rate_proportion
 from evalscore.scoring.join import JoinedStep, SuiteIndex, index_suites, join_run, step_count
 from evalscore.scoring.rederive import Rederived, rederive_step
 from evalscore.scoring.refusal import RUN_REPEATED, SCORING_MODEL_UNAVAILABLE, SCORING_MODELS_MIXED, Refusal
@@ -39,6 +41,7 @@ from evalscore.scoring.report import (
     InputRef,
     LatencyHistogram,
     RateCount,
+    RateInterval,
     Rates,
     RecallCount,
     RefusalEntry,
@@ -390,8 +393,21 @@ def _number(value: Any) -> float:
     return float(value)
 
 
-def rate_count(ratio: agg.Ratio) -> RateCount:
-    return RateCount(numerator=_number(ratio.numerator), denominator=_number(ratio.denominator))
+def rate_interval(rate: str, ratio: agg.Ratio, confidence: float) -> RateInterval | None:
+    """The rate's interval at ``confidence`` (``scoring.intervals``); None when its denominator is 0."""
+    side = rate_proportion(rate, ratio.numerator, ratio.denominator, confidence)
+    if side is None:
+        return None
+    interval = side.interval
+    return RateInterval(low=interval.low, high=interval.high, confidence=interval.confidence, method=interval.method)
+
+
+def rate_count(rate: str, ratio: agg.Ratio, confidence: float) -> RateCount:
+    return RateCount(
+        numerator=_number(ratio.numerator),
+        denominator=_number(ratio.denominator),
+        interval=rate_interval(rate, ratio, confidence),
+    )
 
 
 def rates_section(rates: agg.Rates) -> Rates:
@@ -407,7 +423,7 @@ def rates_section(rates: agg.Rates) -> Rates:
     )
 
 
-def counts_section(total: agg.Aggregate, rates: agg.Rates) -> Counts:
+def counts_section(total: agg.Aggregate, rates: agg.Rates, confidence: float = DEFAULT_CONFIDENCE) -> Counts:
     recall = rates.discretionary_blocker_recall
     tool = rates.tool_match_accuracy
     return Counts(
@@ -416,22 +432,32 @@ def counts_section(total: agg.Aggregate, rates: agg.Rates) -> Counts:
         unscored_steps=total.unscored_steps,
         refused_steps=total.refused_steps,
         scored_steps=total.scored_steps,
-        mandated_compliance_rate=rate_count(rates.mandated_compliance_rate),
-        discretionary_ask_precision=rate_count(rates.discretionary_ask_precision),
+        mandated_compliance_rate=rate_count("mandated_compliance_rate", rates.mandated_compliance_rate, confidence),
+        discretionary_ask_precision=rate_count(
+            "discretionary_ask_precision", rates.discretionary_ask_precision, confidence
+        ),
         discretionary_blocker_recall=RecallCount(
-            numerator=_number(recall.numerator), denominator=_number(recall.denominator), basis=rates.recall_basis
+            numerator=_number(recall.numerator),
+            denominator=_number(recall.denominator),
+            interval=rate_interval("discretionary_blocker_recall", recall, confidence),
+            basis=rates.recall_basis,
         ),
         tool_match_accuracy=ToolMatchCount(
             numerator=_number(tool.numerator),
             denominator=_number(tool.denominator),
+            interval=rate_interval("tool_match_accuracy", tool, confidence),
             true=total.tool_match_true,
             partial=total.tool_match_partial,
             false=total.tool_match_false,
         ),
-        distraction_detection_rate=rate_count(rates.distraction_detection_rate),
-        golden_truth_pass_rate=rate_count(rates.golden_truth_pass_rate),
-        dimension_means={dimension: rate_count(ratio) for dimension, ratio in rates.dimension_means},
-        prefilled_ratio=rate_count(rates.prefilled_ratio),
+        distraction_detection_rate=rate_count(
+            "distraction_detection_rate", rates.distraction_detection_rate, confidence
+        ),
+        golden_truth_pass_rate=rate_count("golden_truth_pass_rate", rates.golden_truth_pass_rate, confidence),
+        dimension_means={
+            dimension: rate_count(dimension, ratio, confidence) for dimension, ratio in rates.dimension_means
+        },
+        prefilled_ratio=rate_count("prefilled_ratio", rates.prefilled_ratio, confidence),
     )
 
 
@@ -473,6 +499,27 @@ def disagreement_entry(item: Disagreement) -> DisagreementEntry:
     """The report's entry; its fields are copied as they are (``dataclasses.asdict`` deep-copies every
     recorded and re-derived value, five times the cost, for values the entry validates anyway)."""
     return DisagreementEntry(**{name: getattr(item, name) for name in _DISAGREEMENT_FIELDS})
+
+
+_LINE_OF_SOURCE: Final = re.compile(r"(.*):([0-9]+)")
+
+
+def source_order(source: str) -> tuple[str, int]:
+    """``path`` or ``path:line`` as (path, line): line 10 after line 9, where the text would put it first."""
+    match = _LINE_OF_SOURCE.fullmatch(source)
+    return (source, -1) if match is None else (match.group(1), int(match.group(2)))
+
+
+def refusal_order(item: Refusal) -> tuple[str, int]:
+    """The order refusals are listed in, whatever order the inputs were given or read in: by input and
+    line, and, sorted stably, as met within one (the report of the same inputs is the same bytes;
+    ``evalscore.ledger`` hashes it)."""
+    return source_order(item.source)
+
+
+def disagreement_order(item: Disagreement) -> tuple[str, int]:
+    """As ``refusal_order``: the fields of one step stay in the order the comparison gives them."""
+    return source_order(item.source)
 
 
 def refusal_entry(item: Refusal) -> RefusalEntry:
@@ -560,7 +607,7 @@ def build_report(
     """Turn a merged partial into the report value, decision included."""
     thresholds = thresholds or Thresholds()
     params = signal_params or SignalParams()
-    refusals = list(partial.refusals)
+    refusals = sorted(partial.refusals, key=refusal_order)
     if not rederived and scoring_model is None:
         mixed = mixed_models_refusal(partial.recorded_models)
         if mixed is not None:
@@ -570,6 +617,7 @@ def build_report(
     rates = rates_section(computed)
     suites = tuple(SuiteRef(id=suite_id, version=version) for suite_id, version in sorted(partial.suites))
     source: Source = "rederived" if rederived else "recorded"
+    counts = counts_section(partial.aggregate, computed, thresholds.confidence)
     decision = decide(
         rates,
         thresholds,
@@ -583,18 +631,19 @@ def build_report(
             auto_scored=partial.aggregate.scored_steps,
             reviewed=partial.aggregate.reviewed_steps,
         ),
+        counts=counts,
     )
     return ScoreReport(
         evalscore_version=__version__,
-        inputs=list(inputs),
+        inputs=sorted(inputs, key=lambda entry: (entry.path, entry.kind, entry.sha256)),
         source=source,
         scoring_model=model,
         suites=list(suites),
         notes=report_notes(rederived, model),
         rates=rates,
-        counts=counts_section(partial.aggregate, computed),
+        counts=counts,
         signals=signals_section(partial.signals, params),
-        disagreements=[disagreement_entry(item) for item in partial.disagreements],
+        disagreements=[disagreement_entry(item) for item in sorted(partial.disagreements, key=disagreement_order)],
         unlisted_disagreements=partial.unlisted_disagreements,
         refusals=[refusal_entry(item) for item in refusals],
         unlisted_refusals=sum(count for _, count, _ in partial.unlisted_refusals),

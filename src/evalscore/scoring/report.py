@@ -86,6 +86,20 @@ class Rates(ReportModel):
     """Pre-filled (LLM-drafted, untouched) reviews / all steps."""
 
 
+class RateInterval(ReportModel):
+    """How far sampling noise alone could move a rate: ``low`` to ``high`` at ``confidence`` (docs/statistics.md)."""
+
+    low: Finite
+    """The interval's lower end."""
+    high: Finite
+    """The interval's upper end."""
+    confidence: Finite
+    """The confidence level (0.95 by default; --confidence)."""
+    method: Literal["wilson", "wilson-bounded-mean", "newcombe"]
+    """wilson: successes over trials; wilson-bounded-mean: a mean of per-step values in [0, top];
+    newcombe: the difference of two rates (a baseline check)."""
+
+
 class RateCount(ReportModel):
     """The counts behind one rate."""
 
@@ -93,6 +107,8 @@ class RateCount(ReportModel):
     """What was counted in favour."""
     denominator: Amount
     """What it was counted over; 0 makes the rate null."""
+    interval: RateInterval | None = None
+    """The rate's interval; null when the denominator is 0 (and in reports written before intervals)."""
 
 
 class ToolMatchCount(RateCount):
@@ -285,10 +301,14 @@ class DecisionThresholds(ReportModel):
     """Largest tolerated worsening of a rate against the baseline."""
     allow_empty: bool = False
     """Whether a decision over runs in which nothing was scored was accepted (``--allow-empty``)."""
+    confidence: Finite = 0.95
+    """The confidence of every interval (``--confidence``)."""
+    threshold_basis: Literal["point", "interval"] = "point"
+    """What a threshold is decided on: the point estimate, or the whole interval (``--threshold-basis``)."""
 
 
 class Check(ReportModel):
-    """One threshold or baseline comparison."""
+    """One threshold or baseline comparison, and the interval it was decided on (if any)."""
 
     name: str
     """The threshold (``min_tool_match``) or ``baseline:<rate>``."""
@@ -299,9 +319,12 @@ class Check(ReportModel):
     limit: float
     """The threshold, or the baseline value."""
     outcome: Outcome
-    """pass, fail, or refused when the rate is null and the check cannot be made."""
+    """pass, fail, or refused when the rate is null or its interval cannot decide the check."""
     reason: str
     """In words."""
+    interval: RateInterval | None = None
+    """The interval the check was decided on: the rate's (a threshold with --threshold-basis interval),
+    or the change's in the bad direction (a baseline check); null for a threshold on the point estimate."""
 
 
 class Decision(ReportModel):

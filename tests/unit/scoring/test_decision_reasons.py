@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
+import math
 
 from evalscore.scoring import SourcedRun, Thresholds, score
 from evalscore.scoring.decision import (
+    REGRESSION_RATES,
     Scope,
     decide,
     incomparable,
     pass_reason,
     regression_check,
     threshold_check,
-    worsening,
 )
+from evalscore.scoring.intervals import Interval, Proportion, proportion
 from evalscore.scoring.report import Check, DecisionThresholds, ScoreReport
 
 from .builders import REFUND, approval, gate, run, step_def, step_result, suite, task_def
 
 GATED = suite(task_def("t1", [step_def(1, expected=[REFUND])], gates=[gate()]))
+REGRESSION_NAMES = [name for name, _ in REGRESSION_RATES]
 NOTHING_WRONG = "nothing was refused and no recorded score disagrees with the evidence"
 NOT_COMPARABLE = "figures under different rules or suites are not comparable"
 
@@ -43,16 +45,25 @@ ALL_NULL = f"the baseline has no rate to compare with (all are null) and no thre
 
 def test_a_pass_against_an_all_null_baseline_says_the_baseline_had_nothing_to_compare() -> None:
     current = honored()
-    nulls: dict[str, object] = dict.fromkeys(type(current.rates).model_fields)
-    nulls["dimension_means"] = {}
-    empty_baseline = current.model_copy(update={"rates": type(current.rates).model_validate(nulls)})
+    nothing_measured = current.model_copy(
+        update={
+            "rates": current.rates.model_copy(update=dict.fromkeys(REGRESSION_NAMES)),
+            "counts": current.counts.model_copy(
+                update={
+                    name: getattr(current.counts, name).model_copy(update={"numerator": 0, "denominator": 0})
+                    for name in REGRESSION_NAMES
+                }
+            ),
+        }
+    )
     decision = decide(
         current.rates,
         Thresholds(),
         scope=scope_of(current),
         refusal_reasons=[],
         disagreements=0,
-        baseline=empty_baseline,
+        baseline=nothing_measured,
+        counts=current.counts,
     )
     assert decision.checks == []
     assert decision.reasons == [ALL_NULL]
@@ -61,7 +72,13 @@ def test_a_pass_against_an_all_null_baseline_says_the_baseline_had_nothing_to_co
 def test_a_pass_with_checks_against_a_baseline_says_how_many_passed() -> None:
     current = honored()
     decision = decide(
-        current.rates, Thresholds(), scope=scope_of(current), refusal_reasons=[], disagreements=0, baseline=current
+        current.rates,
+        Thresholds(max_drop=0.8),
+        scope=scope_of(current),
+        refusal_reasons=[],
+        disagreements=0,
+        baseline=current,
+        counts=current.counts,
     )
     assert len(decision.checks) == 3
     assert decision.reasons == [f"all 3 check(s) passed; {NOTHING_WRONG}"]
@@ -132,48 +149,120 @@ def test_the_decision_echoes_every_threshold_it_applied() -> None:
     assert decision.thresholds == thresholds.as_report()
 
 
-def test_a_falling_rate_is_a_regression_that_says_it_fell_and_by_how_much_was_allowed() -> None:
-    check = regression_check("mandated_compliance_rate", 1.0, 0.5, 0.25, "min")
-    assert check == Check(
-        name="baseline:mandated_compliance_rate",
-        rate="mandated_compliance_rate",
-        observed=0.5,
-        limit=1.0,
-        outcome="fail",
-        reason="mandated_compliance_rate fell from 1 to 0.5, more than the allowed 0.25 (regression)",
+def exact(value: float, low: float | None = None, high: float | None = None) -> Proportion:
+    """A side whose interval is given outright, so the change's interval is known without rounding."""
+    interval = Interval(value if low is None else low, value if high is None else high, 0.95, "wilson")
+    return Proportion(value, interval, trials=4)
+
+
+def side(successes: int, trials: int) -> Proportion:
+    made = proportion(successes, trials, 0.95)
+    assert made is not None
+    return made
+
+
+def test_a_fall_whose_whole_interval_is_past_the_tolerance_is_an_established_regression() -> None:
+    check = regression_check("mandated_compliance_rate", side(90, 100), side(50, 100), 0.0, "min")
+    assert check is not None
+    assert (check.name, check.rate, check.observed, check.limit, check.outcome) == (
+        "baseline:mandated_compliance_rate",
+        "mandated_compliance_rate",
+        0.5,
+        0.9,
+        "fail",
     )
+    assert check.interval is not None
+    assert check.interval.method == "newcombe"
+    assert check.interval.low > 0
+    assert check.reason.startswith("mandated_compliance_rate fell from 0.9 to 0.5 (worsening +0.400, 95% +")
+    assert check.reason.endswith("a regression beyond the allowed 0 is established")
+
+
+def test_a_rise_of_a_floor_rate_is_a_pass_when_its_whole_interval_is_an_improvement() -> None:
+    check = regression_check("mandated_compliance_rate", side(50, 100), side(90, 100), 0.0, "min")
+    assert check is not None
+    assert check.outcome == "pass"
+    assert check.interval is not None
+    assert check.interval.high < 0
+    assert check.reason.endswith("within the allowed 0 even at the interval's end")
+
+
+def test_a_fall_inside_the_noise_is_refused_with_the_tolerance_it_supports_and_the_trials_needed() -> None:
+    check = regression_check("mandated_compliance_rate", side(6, 6), side(4, 6), 0.0, "min")
+    assert check is not None
+    assert check.outcome == "refused"
+    assert check.interval is not None
+    assert check.interval.low <= 0 < check.interval.high
+    assert "the interval straddles the allowed 0, so these figures cannot decide" in check.reason
+    assert (
+        f"the smallest tolerance they support is {math.ceil(check.interval.high * 1000) / 1000:.3f} (" in check.reason
+    )
+    assert "more trials would not clear 0: the estimate itself worsens by at least that" in check.reason
+
+
+def test_a_refusal_with_a_reachable_tolerance_says_roughly_how_many_trials_per_side_decide_it() -> None:
+    check = regression_check("mandated_compliance_rate", side(6, 6), side(5, 6), 0.5, "min")
+    assert check is not None
+    assert check.outcome == "refused"
+    assert check.reason.endswith("about 9 trials per side would be needed to decide 0.5")
 
 
 def test_a_rising_ceiling_rate_is_a_regression_that_says_it_rose() -> None:
-    check = regression_check("prefilled_ratio", 0.2, 0.5, 0.1, "max")
+    check = regression_check("prefilled_ratio", side(10, 100), side(60, 100), 0.1, "max")
     assert check is not None
-    assert (check.outcome, check.observed, check.reason) == (
-        "fail",
-        0.5,
-        "prefilled_ratio rose from 0.2 to 0.5, more than the allowed 0.1 (regression)",
-    )
+    assert (check.outcome, check.observed) == ("fail", 0.6)
+    assert check.reason.startswith("prefilled_ratio rose from 0.1 to 0.6 (worsening +0.500")
 
 
 def test_a_falling_ceiling_rate_is_an_improvement_not_a_regression() -> None:
-    check = regression_check("prefilled_ratio", 0.5, 0.2, 0.0, "max")
+    check = regression_check("prefilled_ratio", side(60, 100), side(10, 100), 0.0, "max")
     assert check is not None
-    assert (check.outcome, check.observed, check.reason) == (
-        "pass",
-        0.2,
-        "prefilled_ratio is 0.2 against the baseline's 0.5 (allowed worsening 0)",
-    )
+    assert (check.outcome, check.observed) == ("pass", 0.1)
 
 
-def test_a_ceiling_rate_rising_by_exactly_max_drop_is_no_regression() -> None:
-    check = regression_check("prefilled_ratio", 0.2, 0.3, 0.1, "max")
+def test_an_interval_ending_exactly_at_the_tolerance_passes() -> None:
+    check = regression_check("mandated_compliance_rate", exact(0.75), exact(0.5), 0.25, "min")
     assert check is not None
+    assert check.interval is not None
+    assert (check.interval.low, check.interval.high) == (0.25, 0.25)
     assert check.outcome == "pass"
 
 
-def test_worsening_of_a_ceiling_rate_is_how_much_it_rose_in_exact_decimals() -> None:
-    assert worsening(0.2, 0.3, "max") == Fraction(1, 10)
-    assert worsening(0.3, 0.2, "max") == Fraction(-1, 10)
-    assert worsening(0.3, 0.2, "min") == Fraction(1, 10)
+def test_an_interval_starting_exactly_at_the_tolerance_is_not_an_established_regression() -> None:
+    check = regression_check("mandated_compliance_rate", exact(0.75, high=0.8), exact(0.5, low=0.45), 0.25, "min")
+    assert check is not None
+    assert check.interval is not None
+    assert check.interval.low == 0.25 < check.interval.high
+    assert check.outcome == "refused"
+
+
+def test_a_ceiling_rate_is_compared_with_its_sides_swapped() -> None:
+    check = regression_check("prefilled_ratio", exact(0.5, low=0.4), exact(0.75, high=0.8), 0.25, "max")
+    assert check is not None
+    assert check.interval is not None
+    assert check.interval.low == 0.25 < check.interval.high
+    assert check.outcome == "refused"
+
+
+def test_an_unchanged_rate_is_said_to_have_stayed_and_a_zero_tolerance_cannot_be_proved() -> None:
+    check = regression_check("mandated_compliance_rate", side(4, 6), side(4, 6), 0.0, "min")
+    assert check is not None
+    assert check.outcome == "refused"
+    assert check.reason.startswith("mandated_compliance_rate stayed at 0.6667 (worsening +0.000, 95% -0.")
+    assert check.reason.endswith("more trials would not clear 0: the estimate itself worsens by at least that")
+
+
+def test_a_rate_the_baseline_did_not_measure_is_not_compared() -> None:
+    assert regression_check("mandated_compliance_rate", None, side(1, 2), 0.0, "min") is None
+
+
+def test_a_rate_that_is_null_now_but_was_measured_is_refused() -> None:
+    check = regression_check("mandated_compliance_rate", side(1, 2), None, 0.0, "min")
+    assert check is not None
+    assert (check.outcome, check.observed, check.limit) == ("refused", None, 0.5)
+    assert check.reason == (
+        "the baseline's mandated_compliance_rate was 0.5 but it is null now; a regression cannot be checked"
+    )
 
 
 def test_a_baseline_of_recorded_figures_is_not_compared_with_rederived_ones() -> None:

@@ -6,6 +6,7 @@ import jsonschema
 import pytest
 
 from evalscore.scoring import SourcedRun, Thresholds, parse_report, report_json_schema, score
+from evalscore.scoring.engine import source_order
 from evalscore.scoring.report import InputRef
 from evalscore.scoring.signals import SignalParams
 
@@ -472,3 +473,8 @@ def test_with_no_observed_latency_every_bin_of_the_report_is_zero() -> None:
     histogram = report.signals.approval_latencies
     assert histogram is not None
     assert (len(histogram.counts), set(histogram.counts), histogram.unknown) == (13, {0}, 1)
+
+
+def test_findings_are_listed_by_input_then_line_as_a_number() -> None:
+    sources = ["b.json", "a.jsonl:10", "a.jsonl:9", "a.jsonl", "a:b.jsonl:2"]
+    assert sorted(sources, key=source_order) == ["a.jsonl", "a.jsonl:9", "a.jsonl:10", "a:b.jsonl:2", "b.json"]

@@ -1,0 +1,1 @@
+"""The decision ledger: an append-only, hash-chained record of every decision ``score --ledger`` made."""
