@@ -155,8 +155,17 @@ def interval_threshold_check(
 ) -> Check:
     """A threshold decided on the whole interval: passed when all of it clears the limit, failed when
     all of it misses, refused when it straddles the limit (the data cannot say on which side the rate is)."""
-    if observed is None or interval is None:
+    if observed is None:
         return _null_threshold(name, rate, limit, direction)
+    if interval is None:
+        return Check(
+            name=name,
+            rate=rate,
+            observed=observed,
+            limit=limit,
+            outcome="refused",
+            reason=f"{name} is to be decided on the interval of {rate}, but there are no counts to build one from",
+        )
     clears, misses = interval_sides(interval, limit, direction)
     shown = f"{rate} is {observed:.4g} ({percent(interval)} {interval.low:.3f}-{interval.high:.3f})"
     bound = "at least" if direction == "min" else "at most"
@@ -205,13 +214,13 @@ def threshold_checks(rates: Rates, thresholds: Thresholds, counts: Counts | None
 
 
 def _interval_of(counts: Counts | None, rate: str, confidence: float) -> Interval | None:
-    side = _side(counts, rate, confidence)
+    side = None if counts is None else _side(counts, rate, confidence)
     return None if side is None else side.interval
 
 
-def _side(counts: Counts | None, rate: str, confidence: float) -> Proportion | None:
-    """A rate of a report's counts as a proportion with its interval; None without counts or data."""
-    count: RateCount | None = getattr(counts, rate, None) if counts is not None else None
+def _side(counts: Counts, rate: str, confidence: float) -> Proportion | None:
+    """A rate of a report's counts as a proportion with its interval; None without data."""
+    count: RateCount | None = getattr(counts, rate)
     if count is None:
         return None
     return rate_proportion(rate, count.numerator, count.denominator, confidence)
@@ -277,7 +286,7 @@ def regression_check(
     else:
         outcome = "refused"
         reason = f"{moved} ({span}): the interval straddles the allowed {max_drop:g}, so these figures cannot decide; "
-        reason += undecided_advice(point, change, max_drop, worse_side, better_side)
+        reason += undecided_advice(change, max_drop, worse_side, better_side)
     return Check(
         name=name,
         rate=rate,
@@ -295,7 +304,7 @@ def movement(rate: str, before: float, now: float) -> str:
     return f"{rate} {'fell' if now < before else 'rose'} from {before:.4g} to {now:.4g}"
 
 
-def undecided_advice(point: float, change: Interval, max_drop: float, worse: Proportion, better: Proportion) -> str:
+def undecided_advice(change: Interval, max_drop: float, worse: Proportion, better: Proportion) -> str:
     """What would decide a refused comparison: the tolerance these figures support, and the trials the
     asked one needs."""
     supported = f"the smallest tolerance they support is {supported_tolerance(change):.3f} (--max-drop)"

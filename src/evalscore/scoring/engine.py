@@ -31,7 +31,7 @@ from evalscore.models.suite import EvalSuite
 from evalscore.scoring import aggregate as agg
 from evalscore.scoring.compare import Disagreement, compare_step
 from evalscore.scoring.decision import Scope, Scored, Thresholds, decide
-from evalscore.scoring.intervals import DEFAULT_CONFIDENCE, rate_proportion
+from evalscore.scoring.intervals import DEFAULT_CONFIDENCE, Proportion, dimension_proportion, rate_proportion
 from evalscore.scoring.join import JoinedStep, SuiteIndex, index_suites, join_run, step_count
 from evalscore.scoring.rederive import Rederived, rederive_step
 from evalscore.scoring.refusal import RUN_REPEATED, SCORING_MODEL_UNAVAILABLE, SCORING_MODELS_MIXED, Refusal
@@ -393,13 +393,16 @@ def _number(value: Any) -> float:
     return float(value)
 
 
-def rate_interval(rate: str, ratio: agg.Ratio, confidence: float) -> RateInterval | None:
-    """The rate's interval at ``confidence`` (``scoring.intervals``); None when its denominator is 0."""
-    side = rate_proportion(rate, ratio.numerator, ratio.denominator, confidence)
+def interval_entry(side: Proportion | None) -> RateInterval | None:
     if side is None:
         return None
     interval = side.interval
     return RateInterval(low=interval.low, high=interval.high, confidence=interval.confidence, method=interval.method)
+
+
+def rate_interval(rate: str, ratio: agg.Ratio, confidence: float) -> RateInterval | None:
+    """The rate's interval at ``confidence`` (``scoring.intervals``); None when its denominator is 0."""
+    return interval_entry(rate_proportion(rate, ratio.numerator, ratio.denominator, confidence))
 
 
 def rate_count(rate: str, ratio: agg.Ratio, confidence: float) -> RateCount:
@@ -407,6 +410,14 @@ def rate_count(rate: str, ratio: agg.Ratio, confidence: float) -> RateCount:
         numerator=_number(ratio.numerator),
         denominator=_number(ratio.denominator),
         interval=rate_interval(rate, ratio, confidence),
+    )
+
+
+def dimension_count(ratio: agg.Ratio, confidence: float) -> RateCount:
+    return RateCount(
+        numerator=_number(ratio.numerator),
+        denominator=_number(ratio.denominator),
+        interval=interval_entry(dimension_proportion(ratio.numerator, ratio.denominator, confidence)),
     )
 
 
@@ -454,9 +465,7 @@ def counts_section(total: agg.Aggregate, rates: agg.Rates, confidence: float = D
             "distraction_detection_rate", rates.distraction_detection_rate, confidence
         ),
         golden_truth_pass_rate=rate_count("golden_truth_pass_rate", rates.golden_truth_pass_rate, confidence),
-        dimension_means={
-            dimension: rate_count(dimension, ratio, confidence) for dimension, ratio in rates.dimension_means
-        },
+        dimension_means={dimension: dimension_count(ratio, confidence) for dimension, ratio in rates.dimension_means},
         prefilled_ratio=rate_count("prefilled_ratio", rates.prefilled_ratio, confidence),
     )
 
@@ -505,9 +514,10 @@ _LINE_OF_SOURCE: Final = re.compile(r"(.*):([0-9]+)")
 
 
 def source_order(source: str) -> tuple[str, int]:
-    """``path`` or ``path:line`` as (path, line): line 10 after line 9, where the text would put it first."""
+    """``path`` or ``path:line`` as (path, line): line 10 after line 9, where the text would put it first;
+    a whole file (line 0) before its lines, which start at 1."""
     match = _LINE_OF_SOURCE.fullmatch(source)
-    return (source, -1) if match is None else (match.group(1), int(match.group(2)))
+    return (source, 0) if match is None else (match.group(1), int(match.group(2)))
 
 
 def refusal_order(item: Refusal) -> tuple[str, int]:

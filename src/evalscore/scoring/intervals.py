@@ -75,13 +75,12 @@ def bounded_mean(total: float | Fraction, count: float | Fraction, top: float, c
 
 @dataclass(frozen=True, slots=True)
 class Proportion:
-    """One side of a comparison: the estimate and its interval, on a [0, ``top``] scale."""
+    """One side of a comparison: the estimate and its interval, on the rate's own scale."""
 
     estimate: float
     interval: Interval
     trials: float
     """How many trials (or values, for a mean) the estimate rests on."""
-    top: float = 1.0
 
 
 def proportion(
@@ -96,10 +95,10 @@ def proportion(
     if method == "wilson-bounded-mean":
         interval = bounded_mean(successes, trials, top, confidence)
     else:
-        interval = wilson(successes, trials, confidence)
+        interval = wilson(successes, trials, confidence, method)
     if interval is None:
         return None
-    return Proportion(float(successes) / float(trials), interval, float(trials), top)
+    return Proportion(float(successes) / float(trials), interval, float(trials))
 
 
 def newcombe(first: Proportion, second: Proportion) -> Interval:
@@ -132,16 +131,16 @@ def trials_needed(worse: Proportion, better: Proportion, tolerance: float) -> in
     return max(1, math.ceil(spread / (margin * margin)))
 
 
-RATE_METHODS: Final[dict[str, tuple[Method, float]]] = {
-    "mandated_compliance_rate": ("wilson", 1.0),
-    "discretionary_ask_precision": ("wilson", 1.0),
-    "discretionary_blocker_recall": ("wilson", 1.0),
-    "tool_match_accuracy": ("wilson-bounded-mean", 1.0),
-    "distraction_detection_rate": ("wilson", 1.0),
-    "golden_truth_pass_rate": ("wilson", 1.0),
-    "prefilled_ratio": ("wilson", 1.0),
+RATE_METHODS: Final[dict[str, Method]] = {
+    "mandated_compliance_rate": "wilson",
+    "discretionary_ask_precision": "wilson",
+    "discretionary_blocker_recall": "wilson",
+    "tool_match_accuracy": "wilson-bounded-mean",
+    "distraction_detection_rate": "wilson",
+    "golden_truth_pass_rate": "wilson",
+    "prefilled_ratio": "wilson",
 }
-"""How each rate's interval is made, and the top of its scale."""
+"""How each rate's interval is made; every rate is on a [0, 1] scale."""
 DIMENSION_METHOD: Final[tuple[Method, float]] = ("wilson-bounded-mean", 3.0)
 """A dimension mean is a mean of 0-3 grades."""
 
@@ -149,7 +148,12 @@ DIMENSION_METHOD: Final[tuple[Method, float]] = ("wilson-bounded-mean", 3.0)
 def rate_proportion(
     rate: str, numerator: float | Fraction, denominator: float | Fraction, confidence: float
 ) -> Proportion | None:
-    """A rate of the report (a dimension mean when ``rate`` is not one of ``RATE_METHODS``) as a
-    proportion with its interval; None when its denominator is 0."""
-    method, top = RATE_METHODS.get(rate, DIMENSION_METHOD)
-    return proportion(numerator, denominator, confidence, method, top)
+    """One of the report's rates (``RATE_METHODS``) as a proportion with its interval; None when its
+    denominator is 0."""
+    return proportion(numerator, denominator, confidence, RATE_METHODS[rate])
+
+
+def dimension_proportion(total: float | Fraction, count: float | Fraction, confidence: float) -> Proportion | None:
+    """A dimension mean (grades 0-3) with its interval; None without grades."""
+    method, top = DIMENSION_METHOD
+    return proportion(total, count, confidence, method, top)

@@ -10,6 +10,8 @@ from evalscore.scoring.decision import (
     Scope,
     decide,
     incomparable,
+    interval_sides,
+    interval_threshold_check,
     pass_reason,
     regression_check,
     threshold_check,
@@ -127,6 +129,90 @@ def test_a_threshold_on_a_null_rate_is_refused_with_the_reason_in_words() -> Non
         "max_prefilled_ratio requires prefilled_ratio at most 0.5, but prefilled_ratio is null (nothing was "
         "measured); the threshold cannot be checked and does not pass silently"
     )
+
+
+def test_a_floor_on_a_null_rate_is_refused_saying_at_least() -> None:
+    check = threshold_check("min_tool_match", "tool_match_accuracy", None, 0.5, "min")
+    assert check.reason == (
+        "min_tool_match requires tool_match_accuracy at least 0.5, but tool_match_accuracy is null (nothing was "
+        "measured); the threshold cannot be checked and does not pass silently"
+    )
+
+
+NULL_ON_THE_INTERVAL = [
+    ("min", "min_tool_match requires tool_match_accuracy at least 0.5, but tool_match_accuracy is null"),
+    ("max", "min_tool_match requires tool_match_accuracy at most 0.5, but tool_match_accuracy is null"),
+]
+
+
+def test_a_threshold_on_the_interval_of_a_null_rate_is_refused_saying_which_bound() -> None:
+    for direction, start in NULL_ON_THE_INTERVAL:
+        check = interval_threshold_check("min_tool_match", "tool_match_accuracy", None, None, 0.5, direction)  # type: ignore[arg-type]
+        assert (check.outcome, check.observed, check.interval) == ("refused", None, None)
+        assert check.reason.startswith(start + " (nothing was measured)")
+    assert len(NULL_ON_THE_INTERVAL) == 2
+
+
+def test_a_threshold_on_the_interval_without_counts_to_build_one_is_refused_not_called_null() -> None:
+    check = interval_threshold_check("min_tool_match", "tool_match_accuracy", 0.75, None, 0.5, "min")
+    assert (check.outcome, check.observed, check.interval) == ("refused", 0.75, None)
+    assert check.reason == (
+        "min_tool_match is to be decided on the interval of tool_match_accuracy, but there are no counts to build "
+        "one from"
+    )
+    decision = decide(
+        honored().rates,
+        Thresholds(min_mandated_compliance=0.5, threshold_basis="interval"),
+        scope=scope_of(honored()),
+        refusal_reasons=[],
+        disagreements=0,
+    )
+    assert decision.outcome == "refused"
+    assert decision.reasons == [
+        "min_mandated_compliance is to be decided on the interval of mandated_compliance_rate, but there are no "
+        "counts to build one from"
+    ]
+
+
+ON_THE_INTERVAL = [  # (direction, low, high, outcome, reason)
+    ("min", 0.6, 0.9, "pass", "tool_match_accuracy is 0.75 (95% 0.600-0.900): all of it at least 0.5 (t)"),
+    ("min", 0.1, 0.4, "fail", "tool_match_accuracy is 0.75 (95% 0.100-0.400): none of it at least 0.5 (t)"),
+    ("max", 0.1, 0.4, "pass", "tool_match_accuracy is 0.75 (95% 0.100-0.400): all of it at most 0.5 (t)"),
+    ("max", 0.6, 0.9, "fail", "tool_match_accuracy is 0.75 (95% 0.600-0.900): none of it at most 0.5 (t)"),
+]
+
+
+def test_a_threshold_on_the_interval_says_all_or_none_of_it_and_which_bound() -> None:
+    for direction, low, high, outcome, reason in ON_THE_INTERVAL:
+        interval = Interval(low, high, 0.95, "wilson")
+        check = interval_threshold_check("t", "tool_match_accuracy", 0.75, interval, 0.5, direction)  # type: ignore[arg-type]
+        assert (check.outcome, check.reason, check.observed, check.limit) == (outcome, reason, 0.75, 0.5)
+        assert check.interval is not None
+        assert (check.interval.low, check.interval.high) == (low, high)
+    assert len(ON_THE_INTERVAL) == 4
+
+
+SIDES = [  # (direction, low, high, (all of it keeps the limit, all of it breaks it)); the limit is 0.5
+    ("min", 0.5, 0.9, (True, False)),  # a floor's lower end at the floor keeps it
+    ("min", 0.1, 0.5, (False, False)),  # an upper end at the floor does not break it
+    ("max", 0.1, 0.5, (True, False)),  # a ceiling's upper end at the ceiling keeps it
+    ("max", 0.5, 0.9, (False, False)),  # a lower end at the ceiling does not break it
+]
+
+
+def test_an_interval_ending_at_the_limit_keeps_it_and_never_breaks_it() -> None:
+    for direction, low, high, sides in SIDES:
+        assert interval_sides(Interval(low, high, 0.95, "wilson"), 0.5, direction) == sides  # type: ignore[arg-type]
+    assert len(SIDES) == 4
+
+
+def test_a_baseline_compared_with_figures_that_carry_no_counts_is_refused() -> None:
+    current = honored()
+    decision = decide(
+        current.rates, Thresholds(), scope=scope_of(current), refusal_reasons=[], disagreements=0, baseline=current
+    )
+    assert decision.outcome == "refused"
+    assert decision.reasons == ["baseline refused: the current figures carry no counts to compare"]
 
 
 def test_the_decision_echoes_every_threshold_it_applied() -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from evalscore.scoring import SourcedRun, Thresholds, parse_report, report_json_schema, score
 from evalscore.scoring.engine import source_order
+from evalscore.scoring.intervals import wilson
 from evalscore.scoring.report import InputRef
 from evalscore.scoring.signals import SignalParams
 
@@ -135,6 +136,24 @@ def test_reviews_feed_golden_dimension_and_prefilled_rates() -> None:
     assert report.rates.golden_truth_pass_rate == 1.0
     assert report.rates.dimension_means["calibration"] == 2.0
     assert report.rates.prefilled_ratio == 0.5
+
+
+def test_a_dimension_mean_has_the_interval_of_a_0_to_3_mean_and_golden_truth_a_proportions() -> None:
+    steps = [
+        step_result(1, [REFUND], events=[approval()], score=review(1, golden=2, calibration=2)),
+        step_result(2, [REFUND], events=[approval()], score=review(2, golden=3, calibration=3)),
+    ]
+    report = score([SourcedRun("a.json", scored_run({"t1": steps}))], [GATED])
+    dimension = report.counts.dimension_means["calibration"].interval
+    assert dimension is not None
+    assert dimension.method == "wilson-bounded-mean"
+    assert dimension.high > 1.0  # on the grades' 0-3 scale, where a rate's would end at 1
+    golden = report.counts.golden_truth_pass_rate
+    expected = wilson(golden.numerator, golden.denominator, 0.95)
+    assert expected is not None
+    assert golden.interval is not None
+    assert (golden.interval.low, golden.interval.high) == (expected.low, expected.high)
+    assert golden.interval.method == "wilson"
 
 
 def test_the_json_report_has_the_published_keys_and_validates_against_its_schema() -> None:
@@ -476,5 +495,12 @@ def test_with_no_observed_latency_every_bin_of_the_report_is_zero() -> None:
 
 
 def test_findings_are_listed_by_input_then_line_as_a_number() -> None:
-    sources = ["b.json", "a.jsonl:10", "a.jsonl:9", "a.jsonl", "a:b.jsonl:2"]
-    assert sorted(sources, key=source_order) == ["a.jsonl", "a.jsonl:9", "a.jsonl:10", "a:b.jsonl:2", "b.json"]
+    sources = ["b.json", "a.jsonl:10", "a.jsonl:1", "a.jsonl:9", "a.jsonl", "a:b.jsonl:2"]
+    assert sorted(sources, key=source_order) == [
+        "a.jsonl",  # the whole file before its first line
+        "a.jsonl:1",
+        "a.jsonl:9",
+        "a.jsonl:10",
+        "a:b.jsonl:2",
+        "b.json",
+    ]

@@ -11,9 +11,11 @@ from statsmodels.stats.proportion import confint_proportions_2indep, proportion_
 
 from evalscore.scoring.intervals import (
     DIMENSION_METHOD,
+    NO_MARGIN,
     RATE_METHODS,
     Proportion,
     bounded_mean,
+    dimension_proportion,
     newcombe,
     proportion,
     rate_proportion,
@@ -90,11 +92,11 @@ def test_a_bounded_mean_is_wilson_on_the_unit_scale_then_scaled() -> None:
 
 
 def test_each_rate_has_its_method_and_a_dimension_mean_its_0_to_3_scale() -> None:
-    assert RATE_METHODS["tool_match_accuracy"] == ("wilson-bounded-mean", 1.0)
-    assert {method for name, method in RATE_METHODS.items() if name != "tool_match_accuracy"} == {("wilson", 1.0)}
+    assert RATE_METHODS["tool_match_accuracy"] == "wilson-bounded-mean"
+    assert {method for name, method in RATE_METHODS.items() if name != "tool_match_accuracy"} == {"wilson"}
     assert len(RATE_METHODS) == 7
     assert DIMENSION_METHOD == ("wilson-bounded-mean", 3.0)
-    calibration = rate_proportion("calibration", 5, 4, 0.95)
+    calibration = dimension_proportion(5, 4, 0.95)
     assert calibration is not None
     assert calibration.interval.high > 1.0  # on the grades' own scale
     tool = rate_proportion("tool_match_accuracy", 3.5, 4, 0.95)
@@ -134,3 +136,27 @@ def test_the_trials_needed_follow_the_sides_own_interval_widths() -> None:
 @pytest.mark.parametrize("tolerance", [0.1, 0.05])
 def test_no_number_of_trials_decides_a_tolerance_the_estimate_already_passes(tolerance: float) -> None:
     assert trials_needed(side(9, 10), side(8, 10), tolerance) is None
+
+
+def test_one_trial_per_side_is_the_least_ever_advised() -> None:
+    assert trials_needed(side(10, 10), side(10, 10), 0.99) == 1
+
+
+def test_a_margin_of_a_rounding_error_is_no_margin() -> None:
+    assert trials_needed(side(1, 2), side(1, 2), NO_MARGIN) is None
+    assert trials_needed(side(1, 2), side(1, 2), 2 * NO_MARGIN) is not None
+
+
+def test_more_successes_than_trials_is_read_as_all() -> None:
+    assert wilson(7, 6, 0.95) == wilson(6, 6, 0.95)
+
+
+def test_a_bounded_mean_without_a_top_given_is_on_the_unit_scale() -> None:
+    mean = proportion(3, 4, 0.95, "wilson-bounded-mean")
+    unit = wilson(3, 4, 0.95)
+    assert mean is not None
+    assert unit is not None
+    assert (mean.interval.low, mean.interval.high, mean.interval.method) == (unit.low, unit.high, "wilson-bounded-mean")
+    plain = proportion(3, 4, 0.95)
+    assert plain is not None
+    assert plain.interval == unit
