@@ -189,7 +189,9 @@ def test_the_suite_named_as_a_run_too_under_another_name_is_not_read_as_a_run(tm
     link.symlink_to(SUITE)
     result = invoke("score", LOG, SUITE, "--suite", link, "--format", "json")
     assert result.exit_code == 0, result.output
-    assert [entry["kind"] for entry in json.loads(result.stdout)["inputs"]] == ["eval-suite", "run"]
+    inputs = json.loads(result.stdout)["inputs"]
+    assert len(inputs) == 2
+    assert {entry["path"]: entry["kind"] for entry in inputs} == {str(link): "eval-suite", str(LOG): "run"}
 
 
 def test_a_copy_of_the_suite_among_the_runs_is_another_file_and_still_refused_there(tmp_path: Path) -> None:
