@@ -156,10 +156,45 @@ def test_a_torn_last_line_is_reported_and_never_extended(tmp_path: Path) -> None
     result = verify(ledger)
     assert result.exit_code == 1
     assert f"{ledger}:3: a torn last line (no newline)" in result.stdout
-    refused = decide(ledger)
+    report = tmp_path / "report.json"
+    refused = decide(ledger, "--output", str(report))
     assert refused.exit_code == 2
     assert f"{ledger}:3: the last line is torn (no newline); not extended" in refused.stderr
     assert ledger.read_bytes() == before
+    assert not report.exists()  # refused before anything was scored or written
+    assert refused.stdout == ""
+
+
+def test_a_last_record_holding_a_number_json_cannot_write_back_is_refused_not_a_crash(tmp_path: Path) -> None:
+    ledger = chain(tmp_path, 1)
+    with ledger.open("ab") as stream:
+        stream.write(b'{"hash":"' + b"0" * 64 + b'","max_drop":1e999,"seq":2}\n')
+    before = ledger.read_bytes()
+    refused = decide(ledger)
+    assert refused.exit_code == 2
+    assert f"{ledger}:2: the last record's hash or form is not its own" in refused.stderr
+    assert ledger.read_bytes() == before
+
+
+def test_a_seq_written_as_a_fraction_is_no_record(tmp_path: Path) -> None:
+    ledger = tmp_path / "decisions.jsonl"
+    record = {**records(chain(tmp_path, 1))[0], "seq": 1.0}
+    del record["hash"]
+    body = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    record["hash"] = hashlib.sha256(body.encode()).hexdigest()
+    ledger.write_text(json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n")
+    result = verify(ledger)
+    assert result.exit_code == 1
+    assert f"{ledger}:1: not a ledger record: seq and exit_code are whole numbers written as such" in result.stdout
+
+
+def test_a_megabyte_value_is_quoted_shortened_in_the_finding(tmp_path: Path) -> None:
+    ledger = tmp_path / "decisions.jsonl"
+    ledger.write_text('{"seq":"' + "x" * 900_000 + '"}\n')
+    result = verify(ledger)
+    assert result.exit_code == 1
+    assert f"{ledger}:1: not a ledger record: " in result.stdout
+    assert len(result.stdout) < 2_000
 
 
 @pytest.mark.parametrize(

@@ -52,6 +52,10 @@ def _run_with_stderr_on_a_terminal(
         ready, _, _ = select.select([controller], [], [], 60)
         if not ready:
             process.kill()
+            process.wait()
+            release.set()
+            assert process.stdout is not None
+            process.stdout.close()  # a leaked pipe would be reported as unraisable in a later test
             raise AssertionError("no output from the process for 60 s")
         try:
             chunk = os.read(controller, 65536)

@@ -87,11 +87,19 @@ def test_a_higher_confidence_gives_a_wider_interval() -> None:
     assert high["low"] < low["low"] < low["high"] < high["high"]
 
 
-@pytest.mark.parametrize("confidence", ["0", "1", "1.5", "-0.1", "nan", "inf", "ninety"])
+@pytest.mark.parametrize(
+    "confidence", ["0", "1", "1.5", "-0.1", "nan", "inf", "ninety", "0.9999999", "0.9999999999999999"]
+)
 def test_a_confidence_outside_0_to_1_is_a_usage_error(confidence: str) -> None:
     result = invoke("--confidence", confidence)
     assert result.exit_code == 2
     assert "--confidence" in result.stderr
+
+
+def test_a_confidence_of_six_nines_is_the_highest_and_is_shown_as_such() -> None:
+    result = invoke("--confidence", "0.999999")
+    assert result.exit_code == 0, result.output
+    assert "99.9999% interval" in result.stdout
 
 
 def test_the_text_report_shows_each_rate_with_its_counts_and_interval() -> None:

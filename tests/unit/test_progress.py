@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 from typing import ClassVar
@@ -187,3 +188,40 @@ def test_a_long_message_written_meanwhile_is_not_rewrapped(monkeypatch: pytest.M
         progress.tick()
         sys.stderr.write(message + "\n")
     assert message + "\n" in terminal.getvalue()
+
+
+class MaskRecordingLine(RecordedLine):
+    """Records whether Ctrl-C and SIGTERM are held back while each of its methods runs."""
+
+    held: ClassVar[list[tuple[str, bool]]] = []
+
+    def __init__(self, stream: object, label: str, total: int | None, completed: int) -> None:
+        super().__init__(stream, label, total, completed)
+        MaskRecordingLine.held.append(("start", _held()))
+
+    def draw(self, completed: int) -> None:
+        super().draw(completed)
+        MaskRecordingLine.held.append(("draw", _held()))
+
+    def remove(self) -> None:
+        super().remove()
+        MaskRecordingLine.held.append(("remove", _held()))
+
+
+def _held() -> bool:
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    return {signal.SIGINT, signal.SIGTERM} <= blocked
+
+
+def test_an_interrupt_waits_until_the_line_is_drawn_or_removed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from evalscore.cli import progress_line  # noqa: PLC0415 - replaced in the module it is taken from
+
+    on_a_terminal(monkeypatch)
+    MaskRecordingLine.held = []
+    monkeypatch.setattr(progress_line, "ProgressLine", MaskRecordingLine)
+    progress = Progress("runs", every=1)
+    progress.tick()
+    assert not _held()  # given back between draws: the command itself stays interruptible
+    progress.done()
+    assert MaskRecordingLine.held == [("start", True), ("draw", True), ("draw", True), ("remove", True)]
+    assert not _held()

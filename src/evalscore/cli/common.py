@@ -34,7 +34,7 @@ class FiniteFloatRange(click.FloatRange):
 
 
 RATE: Final = FiniteFloatRange(0.0, 1.0)
-CONFIDENCE: Final = FiniteFloatRange(0.0, 1.0, min_open=True, max_open=True)
+CONFIDENCE: Final = FiniteFloatRange(0.0, 0.999999, min_open=True)  # six nines: beyond, the heading would read 100%
 NON_NEGATIVE: Final = FiniteFloatRange(min=0.0)
 
 

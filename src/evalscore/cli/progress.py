@@ -9,8 +9,11 @@ command (the JSONL readers fork worker processes, and forking a process with thr
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Final
 
 from evalscore.cli import common
@@ -19,6 +22,22 @@ if TYPE_CHECKING:
     from evalscore.cli.progress_line import ProgressLine
 
 REDRAW_SECONDS: Final = 0.1
+_DEFERRED: Final = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextmanager
+def _uninterrupted() -> Iterator[None]:
+    """Ctrl-C (or SIGTERM) waits until the line is drawn: raised inside rich, it could leave the cursor
+    hidden or rich's state half-changed, so the line would not be removed. Held signals are delivered
+    when the block ends, and the command is interrupted as usual."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 class Progress:
@@ -41,14 +60,14 @@ class Progress:
         self._count += 1
         if not self._enabled or self._count < self._every:
             return
-        now = time.monotonic()
-        if self._line is None:
-            from evalscore.cli.progress_line import ProgressLine  # noqa: PLC0415 - rich.progress only when shown
-
-            self._line = ProgressLine(sys.stderr, self._label, self._total, self._count)
-        elif now - self._drawn_at < REDRAW_SECONDS:
+        if self._line is not None and time.monotonic() - self._drawn_at < REDRAW_SECONDS:
             return
-        self._line.draw(self._count)
+        with _uninterrupted():
+            if self._line is None:
+                from evalscore.cli.progress_line import ProgressLine  # noqa: PLC0415 - rich.progress only when shown
+
+                self._line = ProgressLine(sys.stderr, self._label, self._total, self._count)
+            self._line.draw(self._count)
         self._drawn_at = time.monotonic()  # after drawing: the first draw imports rich, which takes a while
 
     def __enter__(self) -> Progress:
@@ -63,6 +82,7 @@ class Progress:
         """The last count drawn, then the line removed; nothing when no line was shown."""
         if self._line is None:
             return
-        self._line.draw(self._count)
-        self._line.remove()
-        self._line = None
+        with _uninterrupted():
+            self._line.draw(self._count)
+            self._line.remove()
+            self._line = None

@@ -46,6 +46,10 @@ def check_ledger(path: Path, inputs: Iterable[str]) -> None:
     same = same_file_as(status, inputs)
     if same is not None:
         raise LedgerRefusedError(f"{path}: is the input {same}; appending to it would change the input")
+    try:
+        _last(path)  # a torn or foreign last line is refused now, before any report is written
+    except OSError as error:
+        raise LedgerRefusedError(f"{path}: cannot read the ledger: {error.strerror or error}") from None
 
 
 def lock_of(path: Path) -> FileLock:
@@ -73,7 +77,9 @@ def append_decision(path: Path, report: ScoreReport) -> dict[str, Any]:
         line = canonical(fields) + b"\n"
         descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            os.write(descriptor, line)
+            written = 0
+            while written < len(line):  # a write may take fewer bytes (a full disk raises on the next)
+                written += os.write(descriptor, line[written:])
             os.fsync(descriptor)
         finally:
             os.close(descriptor)
@@ -106,12 +112,21 @@ def _last(path: Path) -> tuple[int, str]:
         record = strict_json.loads(last)
     except DocumentSyntaxError as error:
         raise LedgerRefusedError(f"{where}: the last line is not a record ({error.reason}); not extended") from None
-    if not isinstance(record, dict) or record.get("hash") != record_hash(record) or canonical(record) + b"\n" != last:
+    if not isinstance(record, dict) or not _is_own(record, last):
         raise LedgerRefusedError(f"{where}: the last record's hash or form is not its own; run evalscore ledger verify")
     seq = record.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool):
         raise LedgerRefusedError(f"{where}: the last record has no seq; run evalscore ledger verify")
     return seq, str(record["hash"])
+
+
+def _is_own(record: dict[str, Any], line: bytes) -> bool:
+    """Whether ``line`` is ``record`` in canonical form with its own hash; a value JSON cannot write back
+    (a number read as infinity) makes it not."""
+    try:
+        return record.get("hash") == record_hash(record) and canonical(record) + b"\n" == line
+    except (ValueError, RecursionError):
+        return False
 
 
 def _line_count(path: Path) -> int:

@@ -27,7 +27,10 @@ Digest = Annotated[str, Field(pattern=HEX_DIGEST)]
 
 
 class LedgerRecord(BaseModel):
-    """One decision of ``evalscore score``, as the ledger keeps it."""
+    """One decision of ``evalscore score``, as the ledger keeps it: one record per line, in canonical
+    form (keys sorted, no insignificant whitespace, UTF-8 with non-ASCII characters as themselves) and
+    a newline. ``hash`` is the SHA-256 of the canonical form of the record without ``hash``; ``prev``
+    is the ``hash`` of the record before, 64 zeros for the first."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True)
 

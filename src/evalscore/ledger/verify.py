@@ -25,6 +25,7 @@ import jsonschema_rs
 from evalscore.inputs import strict_json
 from evalscore.inputs.syntax_error import DocumentSyntaxError
 from evalscore.ledger.record import GENESIS, canonical, ledger_record_json_schema, record_hash
+from evalscore.printable import MESSAGE_LIMIT, shortened
 
 MAX_LINE_BYTES: Final = 1024 * 1024
 """A record is a few kilobytes; a longer line is not one, and is not read whole."""
@@ -127,8 +128,11 @@ def _record(result: Verification, number: int, line: bytes, whole: bool) -> dict
         result.add(number, f"not a record: {error.reason}")
         return None
     problem = next(iter(_validator().iter_errors(value)), None)
-    if problem is not None:
-        result.add(number, f"not a ledger record: {problem.message}")
+    if problem is not None:  # the message quotes the value: a megabyte of it is shortened
+        result.add(number, f"not a ledger record: {shortened(problem.message, MESSAGE_LIMIT)}")
+        return None
+    if any(type(value[key]) is not int for key in ("seq", "exit_code")):
+        result.add(number, "not a ledger record: seq and exit_code are whole numbers written as such (1, not 1.0)")
         return None
     if canonical(value) + b"\n" != line:
         result.add(number, "not in canonical form (keys sorted, no spaces, UTF-8): the record was rewritten")

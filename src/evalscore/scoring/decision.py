@@ -17,6 +17,7 @@ from evalscore.scoring.intervals import (
     DEFAULT_CONFIDENCE,
     Interval,
     Proportion,
+    change_verdict,
     newcombe,
     rate_proportion,
     trials_needed,
@@ -164,7 +165,8 @@ def interval_threshold_check(
             observed=observed,
             limit=limit,
             outcome="refused",
-            reason=f"{name} is to be decided on the interval of {rate}, but there are no counts to build one from",
+            reason=f"{name} is to be decided on the interval of {rate}, but it has none (no counts, or counts above 1 "
+            "that are not a proportion)",
         )
     clears, misses = interval_sides(interval, limit, direction)
     shown = f"{rate} is {observed:.4g} ({percent(interval)} {interval.low:.3f}-{interval.high:.3f})"
@@ -278,10 +280,11 @@ def regression_check(
     point = worse_side.estimate - better_side.estimate
     moved = movement(rate, before.estimate, now.estimate)
     span = f"worsening {point:+.3f}, {percent(change)} {change.low:+.3f} to {change.high:+.3f}"
-    if change.low > max_drop:
+    verdict = change_verdict(change, max_drop)
+    if verdict == "fail":
         outcome: Outcome = "fail"
         reason = f"{moved} ({span}): a regression beyond the allowed {max_drop:g} is established"
-    elif change.high <= max_drop:
+    elif verdict == "pass":
         outcome, reason = "pass", f"{moved} ({span}): within the allowed {max_drop:g} even at the interval's end"
     else:
         outcome = "refused"
@@ -310,7 +313,10 @@ def undecided_advice(change: Interval, max_drop: float, worse: Proportion, bette
     supported = f"the smallest tolerance they support is {supported_tolerance(change):.3f} (--max-drop)"
     needed = trials_needed(worse, better, max_drop)
     if needed is None:
-        return f"{supported}; more trials would not clear {max_drop:g}: the estimate itself worsens by at least that"
+        return (
+            f"{supported}; no practical number of trials would decide {max_drop:g}: the estimated worsening is "
+            "that tolerance itself, or within a hair of it"
+        )
     return f"{supported}; about {needed:,} trials per side would be needed to decide {max_drop:g}"
 
 
@@ -323,12 +329,37 @@ def supported_tolerance(change: Interval) -> float:
 def baseline_checks(counts: Counts, baseline: ScoreReport, thresholds: Thresholds) -> list[Check]:
     checks: list[Check] = []
     for rate, direction in REGRESSION_RATES:
+        above = _above_its_scale(baseline.counts, counts, rate)
+        if above is not None:
+            checks.append(above)
+            continue
         before = _side(baseline.counts, rate, thresholds.confidence)
         now = _side(counts, rate, thresholds.confidence)
         check = regression_check(rate, before, now, thresholds.max_drop, direction)
         if check is not None:
             checks.append(check)
     return checks
+
+
+def _above_its_scale(before: Counts, now: Counts, rate: str) -> Check | None:
+    """A refused check when either side's counts put the rate above 1 (blocker recall on the older
+    ``matched`` basis can be): that is no proportion, so the change has no interval to decide on."""
+    was: RateCount = getattr(before, rate)
+    is_now: RateCount = getattr(now, rate)
+    if was.denominator == 0:  # the baseline did not measure it: nothing to compare
+        return None
+    for side, count in (("the baseline's", was), ("the current", is_now)):
+        if count.denominator > 0 and count.numerator > count.denominator:
+            return Check(
+                name=f"baseline:{rate}",
+                rate=rate,
+                observed=is_now.numerator / is_now.denominator if is_now.denominator > 0 else None,
+                limit=was.numerator / was.denominator,
+                outcome="refused",
+                reason=f"{side} {rate} is {count.numerator:g}/{count.denominator:g}, above 1: not a proportion, so "
+                "its change has no interval and is not compared",
+            )
+    return None
 
 
 # --- a gate that measured nothing ---------------------------------------------------------

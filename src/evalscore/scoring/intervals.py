@@ -41,8 +41,9 @@ class Interval:
 
 
 def z_score(confidence: float) -> float:
-    """The two-sided standard normal quantile of ``confidence`` (1.959963... for 0.95)."""
-    return NormalDist().inv_cdf(0.5 + confidence / 2)
+    """The two-sided standard normal quantile of ``confidence`` (1.959963... for 0.95). Taken from the
+    lower tail: ``0.5 + confidence / 2`` rounds to 1 for a confidence within 1e-16 of 1."""
+    return -NormalDist().inv_cdf((1 - confidence) / 2)
 
 
 def wilson(
@@ -91,7 +92,10 @@ def proportion(
     top: float = 1.0,
 ) -> Proportion | None:
     """``successes / trials`` with its interval (a bounded mean on [0, ``top``] for ``wilson-bounded-mean``);
-    None without trials."""
+    None without trials, and None when the successes exceed the scale (a figure above it, as
+    blocker recall on the older ``matched`` basis can be, is not a proportion: no interval holds it)."""
+    if successes > trials * top:
+        return None
     if method == "wilson-bounded-mean":
         interval = bounded_mean(successes, trials, top, confidence)
     else:
@@ -109,26 +113,55 @@ def newcombe(first: Proportion, second: Proportion) -> Interval:
     return Interval(low, high, first.interval.confidence, "newcombe")
 
 
-NO_MARGIN: Final = 1e-9
-"""A margin this small is a double's rounding of none (0.9 - 0.8 is 0.09999999999999998)."""
+ChangeVerdict = Literal["fail", "pass", "undecided"]
+
+
+def change_verdict(change: Interval, tolerance: float) -> ChangeVerdict:
+    """The three-way rule on the interval of a worsening: all of it above ``tolerance`` fails (a
+    regression is established), all of it at or below passes, one that straddles it is undecided."""
+    if change.low > tolerance:
+        return "fail"
+    if change.high <= tolerance:
+        return "pass"
+    return "undecided"
 
 
 def trials_needed(worse: Proportion, better: Proportion, tolerance: float) -> int | None:
-    """Roughly how many trials per side would bring the upper end of the interval of ``worse - better``
-    down to ``tolerance``, were the estimates to stay as they are; None when no number would (the
-    estimate itself is past it).
-
-    Each side's part of the upper half-width (``newcombe``) shrinks about as one over the square root of
-    its trials; with ``m`` trials on both sides the half-width is ``sqrt((a**2 * n1 + b**2 * n2) / m)``.
-    The parts are the sides' own Wilson widths, not zero at 0/n or n/n as a variance p(1 - p) would be.
+    """Roughly how many trials per side would decide ``worse - better`` against ``tolerance``, were
+    the estimates to stay as they are: the fewest ``m`` with both sides' estimates over ``m`` trials
+    whose Newcombe interval ``change_verdict`` decides (it passes when the estimate is below the
+    tolerance, fails when above). None when no number up to ``MAX_TRIALS`` does: the estimate is the
+    tolerance itself, or within about a millionth of it.
     """
-    margin = tolerance - (worse.estimate - better.estimate)
-    if margin <= NO_MARGIN:
-        return None
-    worse_part = worse.interval.high - worse.estimate
-    better_part = better.estimate - better.interval.low
-    spread = worse_part * worse_part * worse.trials + better_part * better_part * better.trials
-    return max(1, math.ceil(spread / (margin * margin)))
+
+    def decided(trials: int) -> bool:
+        return change_verdict(newcombe(_grown(worse, trials), _grown(better, trials)), tolerance) != "undecided"
+
+    enough = 1
+    while not decided(enough):
+        if enough >= MAX_TRIALS:
+            return None
+        enough *= 2
+    short = enough // 2  # not enough (or 0); the fewest that decide lie above it, at most ``enough``
+    while enough - short > 1:
+        middle = (short + enough) // 2
+        if decided(middle):
+            enough = middle
+        else:
+            short = middle
+    return enough
+
+
+MAX_TRIALS: Final = 2**40
+"""Where the search for the trials that would decide a comparison gives up (a margin of about 1e-6)."""
+
+
+def _grown(side: Proportion, trials: int) -> Proportion:
+    """``side``'s estimate over ``trials`` trials. Wilson's arithmetic serves both methods: a bounded
+    mean on [0, 1] is the Wilson interval of its mean."""
+    grown = proportion(side.estimate * trials, trials, side.interval.confidence)
+    assert grown is not None  # trials >= 1 and the estimate is in [0, 1]
+    return grown
 
 
 RATE_METHODS: Final[dict[str, Method]] = {

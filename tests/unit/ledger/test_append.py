@@ -365,3 +365,44 @@ def test_a_ledger_that_cannot_be_looked_at_is_refused_with_the_reason(path: Path
     with pytest.raises(LedgerRefusedError) as refused:
         check_ledger(inside, [])
     assert str(refused.value) == f"{inside}: cannot read the ledger: Not a directory"
+
+
+def test_a_write_that_takes_part_of_the_line_is_finished(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_write = os.write
+    calls: list[int] = []
+
+    def one_byte_at_a_time(descriptor: int, data: bytes) -> int:
+        calls.append(len(data))
+        return real_write(descriptor, bytes(data[:1]))
+
+    monkeypatch.setattr(append.os, "write", one_byte_at_a_time)
+    record = append_decision(path, report())
+    monkeypatch.undo()
+    assert path.read_bytes() == line(record)
+    assert len(calls) == len(line(record))
+
+
+def test_a_torn_ledger_is_refused_by_the_check_made_before_scoring(path: Path) -> None:
+    path.write_bytes(ledger(chain(1)) + b'{"seq":2')
+    with pytest.raises(LedgerRefusedError) as refused:
+        check_ledger(path, [])
+    assert str(refused.value) == f"{path}:2: the last line is torn (no newline); not extended"
+
+
+def test_a_ledger_whose_last_line_cannot_be_read_is_refused_with_the_reason(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path.write_bytes(ledger(chain(1)))
+
+    def unreadable(*args: Any, **kwargs: Any) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(append, "_last", unreadable)
+    with pytest.raises(LedgerRefusedError) as refused:
+        check_ledger(path, [])
+    assert str(refused.value) == f"{path}: cannot read the ledger: Permission denied"
+
+
+def test_a_last_record_holding_a_number_json_cannot_write_back_is_not_its_own(path: Path) -> None:
+    path.write_bytes(ledger(chain(1)) + b'{"hash":"' + b"0" * 64 + b'","max_drop":1e999,"seq":2}\n')
+    assert refusal(path) == f"{path}:2: {NOT_ITS_OWN}"

@@ -311,3 +311,24 @@ def test_wanted_keeps_only_the_records_it_selects() -> None:
     assert result.records_read == [records[0], records[2]]
     assert asked == [1, 2, 3, 4]
     assert result.records == 4
+
+
+FRACTIONAL: Final = "not a ledger record: seq and exit_code are whole numbers written as such (1, not 1.0)"
+
+
+@pytest.mark.parametrize("key", ["seq", "exit_code"])
+def test_a_whole_number_written_as_a_fraction_is_no_record(key: str) -> None:
+    record = fields()
+    record[key] = float(record[key])
+    written = line(sealed(record))
+    assert b'":1.0,' in written or b'":0.0,' in written  # canonical as written: the check is the type
+    assert found(verified(written)) == [(1, FRACTIONAL)]
+
+
+def test_a_schema_finding_quotes_a_long_value_shortened_to_a_message_s_length() -> None:
+    result = verified(line(sealed(fields(suites="x" * 5_000))))
+    ((number, reason),) = found(result)
+    assert number == 1
+    assert reason.startswith("not a ledger record: ")
+    assert "chars)..." in reason
+    assert 500 < len(reason) < 700  # a message's limit (600), not a name's (much shorter)

@@ -8,6 +8,7 @@ from evalscore.scoring import SourcedRun, Thresholds, score
 from evalscore.scoring.decision import (
     REGRESSION_RATES,
     Scope,
+    baseline_checks,
     decide,
     incomparable,
     interval_sides,
@@ -157,8 +158,8 @@ def test_a_threshold_on_the_interval_without_counts_to_build_one_is_refused_not_
     check = interval_threshold_check("min_tool_match", "tool_match_accuracy", 0.75, None, 0.5, "min")
     assert (check.outcome, check.observed, check.interval) == ("refused", 0.75, None)
     assert check.reason == (
-        "min_tool_match is to be decided on the interval of tool_match_accuracy, but there are no counts to build "
-        "one from"
+        "min_tool_match is to be decided on the interval of tool_match_accuracy, but it has none (no counts, or "
+        "counts above 1 that are not a proportion)"
     )
     decision = decide(
         honored().rates,
@@ -169,8 +170,8 @@ def test_a_threshold_on_the_interval_without_counts_to_build_one_is_refused_not_
     )
     assert decision.outcome == "refused"
     assert decision.reasons == [
-        "min_mandated_compliance is to be decided on the interval of mandated_compliance_rate, but there are no "
-        "counts to build one from"
+        "min_mandated_compliance is to be decided on the interval of mandated_compliance_rate, but it has none (no "
+        "counts, or counts above 1 that are not a proportion)"
     ]
 
 
@@ -283,7 +284,7 @@ def test_a_fall_inside_the_noise_is_refused_with_the_tolerance_it_supports_and_t
     assert (
         f"the smallest tolerance they support is {math.ceil(check.interval.high * 1000) / 1000:.3f} (" in check.reason
     )
-    assert "more trials would not clear 0: the estimate itself worsens by at least that" in check.reason
+    assert check.reason.endswith("; about 11 trials per side would be needed to decide 0")  # to establish the fall
 
 
 def test_a_refusal_with_a_reachable_tolerance_says_roughly_how_many_trials_per_side_decide_it() -> None:
@@ -335,7 +336,10 @@ def test_an_unchanged_rate_is_said_to_have_stayed_and_a_zero_tolerance_cannot_be
     assert check is not None
     assert check.outcome == "refused"
     assert check.reason.startswith("mandated_compliance_rate stayed at 0.6667 (worsening +0.000, 95% -0.")
-    assert check.reason.endswith("more trials would not clear 0: the estimate itself worsens by at least that")
+    assert check.reason.endswith(
+        "no practical number of trials would decide 0: the estimated worsening is that tolerance itself, or within a "
+        "hair of it"
+    )
 
 
 def test_a_rate_the_baseline_did_not_measure_is_not_compared() -> None:
@@ -368,3 +372,50 @@ def test_a_baseline_of_other_suites_is_refused_naming_both_suite_lists() -> None
         "baseline refused: the baseline covers suites ['other@1.0.0'], the current figures ['suite@1.0.0']; "
         f"{NOT_COMPARABLE}"
     ]
+
+
+def with_recall(report: ScoreReport, numerator: int, denominator: int) -> ScoreReport:
+    recall = report.counts.discretionary_blocker_recall.model_copy(
+        update={"numerator": numerator, "denominator": denominator}
+    )
+    return report.model_copy(
+        update={"counts": report.counts.model_copy(update={"discretionary_blocker_recall": recall})}
+    )
+
+
+ABOVE_ONE = [  # (baseline recall, current recall, which side the reason names)
+    ((3, 2), (1, 2), "the baseline's discretionary_blocker_recall is 3/2"),
+    ((1, 2), (3, 2), "the current discretionary_blocker_recall is 3/2"),
+    ((3, 2), (0, 0), "the baseline's discretionary_blocker_recall is 3/2"),  # null now: observed null
+    ((1, 2), (2, 1), "the current discretionary_blocker_recall is 2/1"),
+]
+
+
+def test_a_recall_above_1_on_either_side_is_refused_not_compared() -> None:
+    for before, now, named in ABOVE_ONE:
+        baseline, current = with_recall(honored(), *before), with_recall(honored(), *now)
+        (check,) = [c for c in baseline_checks(current.counts, baseline, Thresholds()) if "recall" in c.rate]
+        observed = now[0] / now[1] if now[1] else None
+        assert (check.outcome, check.limit, check.observed) == ("refused", before[0] / before[1], observed)
+        assert check.reason == f"{named}, above 1: not a proportion, so its change has no interval and is not compared"
+    assert len(ABOVE_ONE) == 4
+
+
+def test_a_recall_the_baseline_did_not_measure_is_not_compared_even_when_it_is_above_1_now() -> None:
+    baseline, current = with_recall(honored(), 0, 0), with_recall(honored(), 3, 2)
+    assert [c for c in baseline_checks(current.counts, baseline, Thresholds()) if "recall" in c.rate] == []
+
+
+def test_a_recall_above_1_leaves_the_other_rates_compared() -> None:
+    baseline, current = with_recall(honored(), 3, 2), with_recall(honored(), 1, 2)
+    checks = baseline_checks(current.counts, baseline, Thresholds())
+    compared = [name for name, _ in REGRESSION_RATES if getattr(baseline.counts, name).denominator > 0]
+    assert [check.rate for check in checks] == compared
+    assert compared.index("discretionary_blocker_recall") < len(compared) - 1  # a rate after it is compared
+
+
+def test_matches_recorded_without_blockers_now_are_a_null_rate_not_one_above_1() -> None:
+    baseline, current = with_recall(honored(), 1, 2), with_recall(honored(), 1, 0)
+    (check,) = [c for c in baseline_checks(current.counts, baseline, Thresholds()) if "recall" in c.rate]
+    assert check.outcome == "refused"
+    assert "is null now" in check.reason
