@@ -34,6 +34,10 @@ def _run_with_stderr_on_a_terminal(
     the process is sent SIGINT (Ctrl-C) once that text has reached the terminal. With
     ``stdin_held_open``, those bytes are its standard input, which stays open until it has ended."""
     controller, terminal = pty.openpty()
+    # Ctrl-C as at a terminal: a test run started in the background (as CI's may be) has SIGINT ignored,
+    # which a child inherits, and Python then never raises KeyboardInterrupt. A handler set here is
+    # reset to the default in the child when it starts.
+    ignored = signal.signal(signal.SIGINT, signal.default_int_handler)
     process = subprocess.Popen(
         [sys.executable, "-m", "evalscore", *args],
         stdin=subprocess.PIPE if stdin_held_open is not None else subprocess.DEVNULL,
@@ -41,6 +45,7 @@ def _run_with_stderr_on_a_terminal(
         stderr=terminal,
         env={**os.environ, "NO_COLOR": "1", "COLUMNS": "100"},
     )
+    signal.signal(signal.SIGINT, ignored)
     os.close(terminal)
     release = threading.Event()
     if stdin_held_open is not None:
