@@ -150,7 +150,7 @@ def test_a_file_changed_after_it_was_cut_is_reported_not_judged(tmp_path: Path, 
     path.write_bytes(b"\n".join(body()[::-1]) + b"\n")
     with pytest.raises(jsonl_ranges.FileChangedError):
         list(jsonl_ranges.range_documents(first, LIMIT))
-    (checked,) = parallel._judge_range(JUDGE, LIMIT, first)
+    (checked,) = parallel.judge_range(JUDGE, LIMIT, first)
     assert [finding.code for finding in checked.findings] == ["ES001"]
     assert "changed while it was being read" in checked.findings[0].message
 
@@ -174,7 +174,7 @@ def test_a_file_that_grows_while_it_is_cut_ends_with_a_finding(tmp_path: Path, s
 
 PARENT = os.getpid()
 REAL_JUDGE_CHUNK = parallel._judge_chunk
-REAL_JUDGE_RANGE = parallel._judge_range
+REAL_JUDGE_RANGE = parallel.judge_range
 JUDGE = functools.partial(check_guarded, forced_kind=None, keep_model=False)
 DEATHS: dict[str, Any] = {}
 """Where a dying worker leaves word that it died (the marker file), and at which task."""
@@ -204,7 +204,7 @@ def test_a_worker_that_dies_leaves_no_range_waiting_and_changes_no_verdict(
     third = [piece for piece in ranges if isinstance(piece, LineRange)][2]
     monkeypatch.setitem(DEATHS, "line", third.first_line)
     monkeypatch.setitem(DEATHS, "marker", str(tmp_path / "died"))
-    monkeypatch.setattr(parallel, "_judge_range", dies_in_a_worker_on_the_third_range)
+    monkeypatch.setattr(parallel, "judge_range", dies_in_a_worker_on_the_third_range)
     assert verdicts(log, in_parallel=True) == expected
     assert (tmp_path / "died").exists()
 

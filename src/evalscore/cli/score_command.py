@@ -17,6 +17,7 @@ import click
 from pydantic import ValidationError
 
 from evalscore import __version__
+from evalscore.cli.cluster_option import cluster_for, dask_option
 from evalscore.cli.common import (
     CONFIDENCE,
     NON_NEGATIVE,
@@ -34,6 +35,7 @@ from evalscore.cli.common import (
 from evalscore.cli.html_page import write_html
 from evalscore.cli.progress import Progress
 from evalscore.cli.report_output import ReportDestination, deliver, output_option, report_destination
+from evalscore.distributed.cluster import ClusterError, ClusterSpec
 from evalscore.findings import Finding
 from evalscore.inputs.documents import Document, InputRecord, read_file_documents
 from evalscore.inputs.paths import FileKey, expand_paths, file_key
@@ -80,6 +82,8 @@ class ScoreOptions:
     """``--html``: the file the HTML page of the report is written to as well."""
     ledger: str | None = None
     """``--ledger``: the decision ledger a record of the decision is appended to."""
+    dask: ClusterSpec | None = None
+    """``--dask``: the cluster the runs are checked and scored on; None: this machine."""
     color: ColorChoice = "auto"
     verbosity: int = 0
     """-1 ``-q``, 0, 1 ``-v``."""
@@ -189,7 +193,7 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None
     scoring = _Scoring(inputs, scorer)
     if inputs.invalid.verdicts:
         scorer.stop()
-    with Progress("runs") as progress:
+    with cluster_for(options.dask) as cluster, Progress("runs") as progress:
         for checked_run in judge_paths(
             list(options.runs),
             scorer,
@@ -197,6 +201,7 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None
             max_document_bytes=options.max_document_bytes,
             on_input=inputs.record,
             skip=suite_files(options.suites),
+            cluster=cluster,
         ):
             progress.tick()
             scoring.add(checked_run)
@@ -273,7 +278,11 @@ def run_score(options: ScoreOptions) -> int:
     inputs = _Inputs()
     suites = _load_suites(options, inputs)
     index = index_suites(suites) if options.suites and not inputs.invalid.verdicts else None
-    total = _score_runs(options, inputs, index)
+    try:
+        total = _score_runs(options, inputs, index)
+    except ClusterError as error:
+        sys.stderr.write(f"evalscore score: {printable(str(error))}\n")
+        return EXIT_USAGE
     if inputs.invalid.verdicts:
         return _report_invalid(inputs, options, destination)
     if not any(kinds & RUN_KINDS for _, kinds in inputs.records):
@@ -428,6 +437,7 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportD
 )
 @max_document_bytes_option
 @jobs_option
+@dask_option
 @traceback_option
 def score_command(
     runs: tuple[str, ...],
@@ -456,13 +466,15 @@ def score_command(
     html: str | None,
     max_document_bytes: int,
     jobs: int | None,
+    dask: ClusterSpec | None,
 ) -> None:
     """Score recorded runs: rates re-derived from evidence (with --suite) or as recorded,
     plus oversight signals that are reported and never graded.
 
     Exit 0 pass, 1 fail (threshold, regression, or recorded scores that disagree with
-    the evidence), 2 usage error, 3 an input is invalid, 4 refused (not derivable honestly,
-    or nothing was scored), 70 an internal error (a bug; the other inputs are still checked).
+    the evidence), 2 usage error (or a --dask cluster that cannot be reached), 3 an input is
+    invalid, 4 refused (not derivable honestly, or nothing was scored), 70 an internal error (a
+    bug; the other inputs are still checked).
     """
     read_stdin_once(runs, suites)
     options = ScoreOptions(
@@ -492,5 +504,6 @@ def score_command(
         ledger=ledger,
         color=color,
         verbosity=verbosity_of(quiet, verbose),
+        dask=dask,
     )
     sys.exit(run_score(options))

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import click
 
 from evalscore.artifact_kinds import ArtifactKind
+from evalscore.cli.cluster_option import cluster_for, dask_option
 from evalscore.cli.common import (
     KIND_CHOICE,
     ColorChoice,
@@ -22,6 +23,8 @@ from evalscore.cli.common import (
 )
 from evalscore.cli.progress import Progress
 from evalscore.cli.report_output import deliver, output_option, report_destination
+from evalscore.distributed.cluster import ClusterError, ClusterSpec
+from evalscore.printable import printable
 from evalscore.reporters.registry import VALIDATION_REPORTERS, ReportStyle
 from evalscore.validation.pipeline import check_paths
 from evalscore.validation.summary import ValidationSummary
@@ -42,27 +45,37 @@ class ValidateOptions:
     color: ColorChoice = "auto"
     verbosity: int = 0
     """-1 ``-q``, 0, 1 ``-v``."""
+    dask: ClusterSpec | None = None
+    """``--dask``: the cluster the artifacts are checked on; None: this machine, as ``jobs`` says."""
 
 
 EXIT_UNWRITTEN = 2
 """The report could not be written to ``--output``."""
+EXIT_NO_CLUSTER = 2
+"""The Dask cluster asked for could not be started or reached, or was lost."""
 
 
 def run_validate(options: ValidateOptions) -> int:
     destination = report_destination(options.output, options.paths)
     summary = ValidationSummary(strict=options.strict, max_findings=options.max_errors)
-    checked = check_paths(
-        list(options.paths),
-        options.kind,
-        max_document_bytes=options.max_document_bytes,
-        on_input=summary.inputs.append,
-        findings_wanted=options.max_errors or None,
-        jobs=options.jobs,
-    )
-    with Progress("artifacts") as progress:  # removed however the loop ends (an interrupt included)
-        for artifact in checked:
-            progress.tick()
-            summary.add(artifact)
+    try:
+        with cluster_for(options.dask) as cluster:
+            checked = check_paths(
+                list(options.paths),
+                options.kind,
+                max_document_bytes=options.max_document_bytes,
+                on_input=summary.inputs.append,
+                findings_wanted=options.max_errors or None,
+                jobs=options.jobs,
+                cluster=cluster,
+            )
+            with Progress("artifacts") as progress:  # removed however the loop ends (an interrupt included)
+                for artifact in checked:
+                    progress.tick()
+                    summary.add(artifact)
+    except ClusterError as error:
+        sys.stderr.write(f"evalscore validate: {printable(str(error))}\n")
+        return EXIT_NO_CLUSTER
     to_file = destination.target is not None
     rendered = VALIDATION_REPORTERS[options.output_format](
         summary, ReportStyle() if to_file else report_style(options.output_format, options.color, options.verbosity)
@@ -94,6 +107,7 @@ def run_validate(options: ValidateOptions) -> int:
 @verbosity_options
 @max_document_bytes_option
 @jobs_option
+@dask_option
 @traceback_option
 def validate_command(
     paths: tuple[str, ...],
@@ -107,17 +121,19 @@ def validate_command(
     verbose: bool,
     max_document_bytes: int,
     jobs: int | None,
+    dask: ClusterSpec | None,
 ) -> None:
     """Check artifacts against the published contract and the coherence rules.
 
     PATHS are files, directories (searched for .json, .jsonl, .yaml, .yml,
     optionally .gz) or - for stdin. Exit 0 when every artifact is valid,
-    1 when any is invalid, 2 on a usage error or an unreadable path, 70 on an
+    1 when any is invalid, 2 on a usage error, an unreadable path or a Dask
+    cluster that cannot be reached (--dask), 70 on an
     internal error (a bug; the other inputs are still checked).
     """
     read_stdin_once(paths)
     verbosity = verbosity_of(quiet, verbose)
     options = ValidateOptions(
-        paths, kind, output_format, strict, max_errors, max_document_bytes, jobs, output, color, verbosity
+        paths, kind, output_format, strict, max_errors, max_document_bytes, jobs, output, color, verbosity, dask
     )
     sys.exit(run_validate(options))

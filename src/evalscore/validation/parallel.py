@@ -71,7 +71,7 @@ def _judge_chunk(judge: Judge[Judged], source: str, chunk: Chunk) -> list[Judged
         gc.enable()
 
 
-def _judge_range(judge: Judge[Judged], limit: int, item: LineRange | Document) -> list[Judged]:
+def judge_range(judge: Judge[Judged], limit: int, item: LineRange | Document) -> list[Judged]:
     if isinstance(item, Document):
         return [judge(item)]
     gc.disable()
@@ -109,7 +109,7 @@ def judge_ranges_in_parallel(
     """What ``judge`` gives for the lines of every range (or the documents saying why reading stopped),
     in order; a file that holds no line at all is refused for that, as when read in one piece."""
     artifacts = 0
-    for judged in _in_order(partial(_judge_range, judge, limit), ranges, workers):
+    for judged in _in_order(partial(judge_range, judge, limit), ranges, workers):
         artifacts += 1
         yield judged
     if artifacts == 0:

@@ -6,7 +6,7 @@ import gc
 import os
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import IO, TypeVar
+from typing import IO, TYPE_CHECKING, TypeVar
 
 from evalscore.artifact_kinds import ArtifactKind
 from evalscore.inputs.documents import (
@@ -31,6 +31,9 @@ from evalscore.validation.parallel import (
     worker_count,
 )
 
+if TYPE_CHECKING:
+    from distributed import Client
+
 Item = TypeVar("Item")
 
 
@@ -44,6 +47,7 @@ def check_paths(
     stdin: IO[bytes] | None = None,
     jobs: int | None = None,
     findings_wanted: int | None = None,
+    cluster: Client | None = None,
 ) -> Iterator[CheckedArtifact]:
     """Check every artifact under ``paths``, one at a time, in order.
 
@@ -52,12 +56,19 @@ def check_paths(
     in this process, so with ``keep_models`` every file is checked here. With ``findings_wanted``
     (what a report will show), a document's findings are looked for only a little beyond that
     many (``CheckedArtifact.more_findings`` says when the search stopped): an invalid document
-    then costs about what its valid twin costs.
+    then costs about what its valid twin costs. With ``cluster`` (a Dask client), the documents
+    are checked on its workers instead (``evalscore.distributed``), but with ``keep_models``.
     """
     workers = 1 if keep_models else worker_count(jobs)
     judge = partial(check_guarded, forced_kind=forced_kind, keep_model=keep_models, wanted=findings_wanted)
     return judge_paths(
-        paths, judge, workers=workers, max_document_bytes=max_document_bytes, on_input=on_input, stdin=stdin
+        paths,
+        judge,
+        workers=workers,
+        max_document_bytes=max_document_bytes,
+        on_input=on_input,
+        stdin=stdin,
+        cluster=None if keep_models else cluster,
     )
 
 
@@ -70,13 +81,33 @@ def judge_paths(
     on_input: Callable[[InputRecord], None] | None = None,
     stdin: IO[bytes] | None = None,
     skip: frozenset[FileKey] = frozenset(),
+    cluster: Client | None = None,
 ) -> Iterator[Judged]:
     """What ``judge`` gives for every document under ``paths`` (but the files in ``skip``), one at a
     time, in order.
 
     A long JSONL file is judged by ``workers`` forked processes (each given ``judge`` when it is
-    forked); everything else, and everything when ``workers`` is 1, in this process.
+    forked); everything else, and everything when ``workers`` is 1, in this process. With
+    ``cluster``, every file is judged on the Dask cluster's workers, standard input here.
     """
+    if cluster is not None:
+        from evalscore.distributed.judging import judge_on_cluster  # noqa: PLC0415 - only with --dask
+
+        return judge_on_cluster(
+            cluster, paths, judge, max_document_bytes=max_document_bytes, on_input=on_input, stdin=stdin, skip=skip
+        )
+    return _judge_here(paths, judge, workers, max_document_bytes, on_input, stdin, skip)
+
+
+def _judge_here(
+    paths: list[str],
+    judge: Judge[Judged],
+    workers: int,
+    max_document_bytes: int,
+    on_input: Callable[[InputRecord], None] | None,
+    stdin: IO[bytes] | None,
+    skip: frozenset[FileKey],
+) -> Iterator[Judged]:
     for file in expand_paths(paths, skip):
         in_parallel = (
             file.format == "jsonl"

@@ -1,0 +1,88 @@
+"""Faults on a Dask cluster: a killed worker's tasks are done again and the answer is unchanged; a
+scheduler that cannot be reached, or an extra that is not installed, is a clear error, exit 2."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import sys
+from functools import partial
+from pathlib import Path
+from typing import Final
+
+import pytest
+from click.testing import CliRunner
+from distributed import Client, LocalCluster
+
+from evalscore.cli.main import main
+from evalscore.distributed.cluster import ClusterSpec, parse_cluster
+from evalscore.distributed.judging import judge_on_cluster
+from evalscore.validation.checker import CheckedArtifact, check_guarded
+from evalscore.validation.parallel import usable_cores
+from evalscore.validation.pipeline import check_paths
+
+ROOT: Final = Path(__file__).resolve().parents[2]
+LOG: Final = ROOT / "examples" / "partner-log.jsonl"
+
+
+def verdicts(artifacts: list[CheckedArtifact]) -> list[tuple[str, int | None, bool, int]]:
+    return [(artifact.source, artifact.line, artifact.valid, len(artifact.findings)) for artifact in artifacts]
+
+
+def test_a_worker_killed_mid_run_has_its_tasks_done_again_and_the_answer_is_unchanged(tmp_path: Path) -> None:
+    lines = LOG.read_bytes().splitlines()
+    log = tmp_path / "runs.jsonl"
+    log.write_bytes(b"\n".join(lines * 400) + b"\n{}\n")  # 800 runs and one invalid line, in ~80 ranges
+    judge = partial(check_guarded, forced_kind=None, keep_model=False, wanted=3)
+    alone = verdicts(list(check_paths([str(log)], jobs=1, findings_wanted=3)))
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL
+        ) as local,
+        Client(local) as client,
+    ):
+        pids: dict[str, int] = client.run(os.getpid)
+        assert len(pids) == 2
+        victim = next(iter(pids.values()))
+        results = judge_on_cluster(client, [str(log)], judge, max_document_bytes=10**7, range_bytes=20_000)
+        together = [next(results)]
+        os.kill(victim, signal.SIGKILL)  # while its queued tasks wait, or one runs
+        together.extend(results)
+        after: dict[str, int] = client.run(os.getpid)
+    assert victim not in after.values()  # it died during the run, and its nanny started another
+    assert len(together) == len(alone) == 801
+    assert verdicts(together) == alone
+
+
+def test_a_scheduler_that_cannot_be_reached_is_exit_2_with_the_reason() -> None:
+    result = CliRunner().invoke(main, ["validate", "--dask", "tcp://127.0.0.1:9", str(LOG)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("evalscore validate: the Dask scheduler at tcp://127.0.0.1:9 cannot be reached: ")
+    assert result.stdout == ""
+
+
+def test_without_the_extra_the_option_says_which_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed raises ImportError
+    for command in (["validate"], ["score", "--allow-empty"]):
+        result = CliRunner().invoke(main, [*command, "--dask", "local:1", str(LOG)])
+        assert result.exit_code == 2
+        assert "--dask needs the optional extra dask: pip install 'evalscore[dask]'" in result.stderr
+    without = CliRunner().invoke(main, ["validate", "--format", "json", str(LOG)])
+    assert without.exit_code == 0
+    assert json.loads(without.stdout)["summary"]["valid"] == 2  # without --dask, nothing changes
+
+
+@pytest.mark.parametrize("value", ["local:0", "local:1025", "local:x", "local:", "", " tcp://h:1"])
+def test_a_dask_value_that_is_neither_local_nor_an_address_is_a_usage_error(value: str) -> None:
+    result = CliRunner().invoke(main, ["validate", "--dask", value, str(LOG)])
+    assert result.exit_code == 2
+    assert "Invalid value for '--dask'" in result.stderr
+
+
+def test_local_asks_for_workers_and_anything_else_names_a_scheduler() -> None:
+    assert parse_cluster("local:3") == ClusterSpec(local_workers=3)
+    assert parse_cluster("local") == ClusterSpec(local_workers=usable_cores())
+    assert parse_cluster("localhost:8786") == ClusterSpec(address="localhost:8786")
+    assert parse_cluster("tcp://10.0.0.5:8786") == ClusterSpec(address="tcp://10.0.0.5:8786")
