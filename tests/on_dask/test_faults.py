@@ -10,14 +10,15 @@ import signal
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import pytest
 from click.testing import CliRunner
 from distributed import Client, LocalCluster
 
 from evalscore.cli.main import main
-from evalscore.distributed.cluster import ClusterSpec, parse_cluster
+from evalscore.distributed import cluster as cluster_module
+from evalscore.distributed.cluster import CONNECT_SECONDS, ClusterSpec, parse_cluster
 from evalscore.distributed.judging import judge_on_cluster
 from evalscore.validation.checker import CheckedArtifact, check_guarded
 from evalscore.validation.parallel import usable_cores
@@ -25,6 +26,7 @@ from evalscore.validation.pipeline import check_paths
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 LOG: Final = ROOT / "examples" / "partner-log.jsonl"
+RUN: Final = ROOT / "fixtures" / "valid" / "run" / "minimal.json"
 
 
 def verdicts(artifacts: list[CheckedArtifact]) -> list[tuple[str, int | None, bool, int]]:
@@ -56,7 +58,8 @@ def test_a_worker_killed_mid_run_has_its_tasks_done_again_and_the_answer_is_unch
     assert verdicts(together) == alone
 
 
-def test_a_scheduler_that_cannot_be_reached_is_exit_2_with_the_reason() -> None:
+def test_a_scheduler_that_cannot_be_reached_is_exit_2_with_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cluster_module, "CONNECT_SECONDS", 1)  # the default 10 s, shortened for the test
     result = CliRunner().invoke(main, ["validate", "--dask", "tcp://127.0.0.1:9", str(LOG)])
     assert result.exit_code == 2
     assert result.stderr.startswith("evalscore validate: the Dask scheduler at tcp://127.0.0.1:9 cannot be reached: ")
@@ -86,3 +89,26 @@ def test_local_asks_for_workers_and_anything_else_names_a_scheduler() -> None:
     assert parse_cluster("local") == ClusterSpec(local_workers=usable_cores())
     assert parse_cluster("localhost:8786") == ClusterSpec(address="localhost:8786")
     assert parse_cluster("tcp://10.0.0.5:8786") == ClusterSpec(address="tcp://10.0.0.5:8786")
+
+
+def test_the_work_is_done_on_the_cluster_named_not_here(tmp_path: Path) -> None:
+    log = tmp_path / "runs.jsonl"
+    log.write_bytes(LOG.read_bytes())
+    with (
+        LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL
+        ) as local,
+        Client(local) as client,
+    ):
+        result = CliRunner().invoke(main, ["validate", "--dask", local.scheduler_address, str(log), str(RUN)])
+        assert result.exit_code == 0, result.output
+        prefixes: list[str] = client.run_on_scheduler(_task_prefixes)
+    assert {"judge_line_range", "judge_file"} <= set(prefixes)
+
+
+def _task_prefixes(dask_scheduler: Any) -> list[str]:
+    return sorted(dask_scheduler.task_prefixes)
+
+
+def test_a_scheduler_is_given_ten_seconds_to_answer() -> None:
+    assert CONNECT_SECONDS == 10
