@@ -18,7 +18,7 @@ from distributed import Client, LocalCluster
 
 from evalscore.cli.main import main
 from evalscore.distributed import cluster as cluster_module
-from evalscore.distributed.cluster import CONNECT_SECONDS, ClusterSpec, parse_cluster
+from evalscore.distributed.cluster import CONNECT_SECONDS, WORKERS_SECONDS, ClusterSpec, parse_cluster
 from evalscore.distributed.judging import judge_on_cluster
 from evalscore.validation.checker import CheckedArtifact, check_guarded
 from evalscore.validation.parallel import usable_cores
@@ -110,5 +110,15 @@ def _task_prefixes(dask_scheduler: Any) -> list[str]:
     return sorted(dask_scheduler.task_prefixes)
 
 
-def test_a_scheduler_is_given_ten_seconds_to_answer() -> None:
-    assert CONNECT_SECONDS == 10
+def test_a_scheduler_is_given_ten_seconds_to_answer_and_thirty_to_find_a_worker() -> None:
+    assert (CONNECT_SECONDS, WORKERS_SECONDS) == (10, 30)  # as docs/distributed.md says
+
+
+def test_a_scheduler_with_no_worker_is_exit_2_not_a_wait_forever(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cluster_module, "WORKERS_SECONDS", 1)
+    with LocalCluster(n_workers=0, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL) as local:
+        result = CliRunner().invoke(main, ["validate", "--dask", local.scheduler_address, str(LOG)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"evalscore validate: the Dask scheduler at {local.scheduler_address} has no worker (none joined in 1 s)\n"
+    )

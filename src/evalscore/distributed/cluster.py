@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 EXTRA_MISSING: Final = "--dask needs the optional extra dask: pip install 'evalscore[dask]'"
 CONNECT_SECONDS: Final = 10
+WORKERS_SECONDS: Final = 30
+"""How long a scheduler without workers is given for one to join before the command gives up."""
 _LOCAL: Final = re.compile(r"local(?::([0-9]+))?")
 
 
@@ -81,6 +83,11 @@ def connected(spec: ClusterSpec) -> Iterator[Client]:
     except Exception as error:  # an address it cannot parse, a refused or timed-out connection
         raise ClusterError(f"the Dask scheduler at {spec.address} cannot be reached: {error}") from error
     with client:
+        try:
+            client.wait_for_workers(1, timeout=WORKERS_SECONDS)
+        except Exception as error:  # a scheduler with no worker would leave every task waiting
+            message = f"the Dask scheduler at {spec.address} has no worker (none joined in {WORKERS_SECONDS} s)"
+            raise ClusterError(message) from error
         yield client
 
 

@@ -12,6 +12,7 @@ corpus.
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -149,7 +150,7 @@ def _report(on_input: Callable[[InputRecord], None] | None, record: InputRecord)
 def _result(future: Future[Any]) -> Any:
     try:
         return future.result()
-    except Exception as error:  # the tasks catch their own errors: what reaches here is the cluster's
+    except (Exception, asyncio.CancelledError) as error:  # the tasks catch their own: this is the cluster's
         raise ClusterError(f"the Dask cluster failed a task ({type(error).__name__}: {error})") from error
 
 
