@@ -13,6 +13,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from _baselines import earlier_report
 from click.testing import CliRunner, Result
 
 from evalscore.cli.main import main
@@ -55,26 +56,9 @@ def example(*args: str | Path) -> tuple[int, dict[str, Any]]:
     return score_json(LOG, "--suite", SUITE, *args)
 
 
-COMPARED_RATES = (
-    "mandated_compliance_rate",
-    "discretionary_ask_precision",
-    "discretionary_blocker_recall",
-    "tool_match_accuracy",
-    "distraction_detection_rate",
-    "golden_truth_pass_rate",
-    "prefilled_ratio",
-)
-
-
 def only_rate(name: str, numerator: float, denominator: float) -> dict[str, Any]:
     """The example's report as a baseline that measured ``name`` alone, as ``numerator / denominator``."""
-    report = copy.deepcopy(example()[1])
-    for other in COMPARED_RATES:
-        report["rates"][other] = None
-        report["counts"][other].update(numerator=0, denominator=0, interval=None)
-    report["rates"][name] = numerator / denominator
-    report["counts"][name].update(numerator=numerator, denominator=denominator)
-    return report
+    return earlier_report(example()[1], only=True, **{name: (numerator, denominator)})
 
 
 def write_json(path: Path, document: Any) -> Path:

@@ -9,7 +9,6 @@ an interval across D is refused (NO DECISION, exit 4).
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 from functools import cache
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _baselines import earlier_report
 from click.testing import CliRunner
 from statsmodels.stats.proportion import confint_proportions_2indep
 
@@ -27,15 +27,6 @@ LOG = ROOT / "examples" / "partner-log.jsonl"
 SUITE = ROOT / "examples" / "partner-suite.yaml"
 RATE = "mandated_compliance_rate"
 NOW = (3, 5)
-COMPARED = (
-    "mandated_compliance_rate",
-    "discretionary_ask_precision",
-    "discretionary_blocker_recall",
-    "tool_match_accuracy",
-    "distraction_detection_rate",
-    "golden_truth_pass_rate",
-    "prefilled_ratio",
-)
 
 
 def score_json(*args: str | Path) -> tuple[int, dict[str, Any]]:
@@ -57,16 +48,8 @@ def _current() -> str:
 def baseline_with(tmp_path: Path, *, only: bool = False, **counts: tuple[float, float]) -> Path:
     """The current report with the given rates' counts (numerator, denominator) set to earlier ones;
     ``only``: every other rate made null (0/0), so that it is not compared."""
-    report = copy.deepcopy(json.loads(_current()))
-    if only:
-        for name in COMPARED:
-            report["rates"][name] = None
-            report["counts"][name].update(numerator=0, denominator=0, interval=None)
-    for name, (numerator, denominator) in counts.items():  # a baseline must agree with itself
-        report["rates"][name] = numerator / denominator
-        report["counts"][name].update(numerator=numerator, denominator=denominator)
     path = tmp_path / "baseline.json"
-    path.write_text(json.dumps(report))
+    path.write_text(json.dumps(earlier_report(json.loads(_current()), only=only, **counts)))
     return path
 
 
