@@ -103,7 +103,7 @@ def test_the_work_is_done_on_the_cluster_named_not_here(tmp_path: Path) -> None:
         result = CliRunner().invoke(main, ["validate", "--dask", local.scheduler_address, str(log), str(RUN)])
         assert result.exit_code == 0, result.output
         prefixes: list[str] = client.run_on_scheduler(_task_prefixes)
-    assert {"judge_line_range", "judge_file"} <= set(prefixes)
+    assert {"judge_range", "judge_file"} <= set(prefixes)
 
 
 def _task_prefixes(dask_scheduler: Any) -> list[str]:

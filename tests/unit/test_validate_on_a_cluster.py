@@ -68,7 +68,7 @@ def test_with_dask_the_files_are_judged_by_the_cluster_s_tasks(monkeypatch: pyte
     result = CliRunner().invoke(main, ["validate", "--format", "json", "--dask", "local:2", str(LOG), str(RUN)])
     assert result.exit_code == 0, result.output
     assert asked == [ClusterSpec(local_workers=2)]
-    assert client.tasks == ["judge_line_range", "judge_file"]
+    assert client.tasks == ["judge_range", "judge_file"]
     assert json.loads(result.stdout)["summary"]["valid"] == 3
 
 

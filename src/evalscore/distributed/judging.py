@@ -16,15 +16,15 @@ import asyncio
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, Generic
+from typing import IO, TYPE_CHECKING, Any
 
 from evalscore.distributed.cluster import ClusterError, worker_slots
 from evalscore.inputs.documents import Document, InputRecord, no_line, read_file_documents
 from evalscore.inputs.jsonl_ranges import LineRange, line_ranges
 from evalscore.inputs.paths import STDIN, FileKey, SourceFile, expand_paths
 from evalscore.validation import parallel
-from evalscore.validation.internal_error import internal_error_finding
 from evalscore.validation.parallel import Judge, Judged, judge_range
+from evalscore.validation.pipeline import guarded_reading
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -36,23 +36,12 @@ RANGE_BYTES: int = parallel.RANGE_BYTES
 def judge_file(judge: Judge[Judged], limit: int, file: SourceFile) -> tuple[list[Judged], InputRecord]:
     """On a worker: every document of one file judged, and the file's record."""
     items, record = read_file_documents(file, limit)
-    judged: list[Judged] = []
-    try:
-        for item in items:
-            assert isinstance(item, Document)  # raw lines are asked for only by the fork pool
-            judged.append(judge(item))
-    except Exception as error:  # a bug while reading: this input's verdict says so, the run goes on
-        judged.append(judge(Document(file.source, None, None, internal_error_finding(error, file.source, None))))
+    judged = [judge(document) for document in _documents_only(guarded_reading(items, file.source))]
     return judged, record()
 
 
-def judge_line_range(judge: Judge[Judged], limit: int, line_range: LineRange) -> list[Judged]:
-    """On a worker: the documents of one range of a JSONL file, judged."""
-    return judge_range(judge, limit, line_range)
-
-
 @dataclass(slots=True)
-class _Here(Generic[Judged]):
+class _Here:
     """Judged in this process when its turn comes (standard input, a document saying why a file
     could not be cut)."""
 
@@ -69,12 +58,12 @@ class _FileEnd:
 
 
 @dataclass(slots=True)
-class _Sent(Generic[Judged]):
+class _Sent:
     future: Future[Any]
     whole_file: bool
 
 
-_Step = Any  # _Here | _FileEnd | _Sent
+_Step = _Here | _FileEnd | _Sent
 
 
 def judge_on_cluster(
@@ -169,9 +158,9 @@ def _steps(
             yield _Here(_documents_only(items), record)
         elif file.format == "jsonl" and not file.gzipped:
             ranges, record = line_ranges(file, range_bytes)
-            for piece in _guarded(ranges, file.source):
+            for piece in guarded_reading(ranges, file.source):
                 if isinstance(piece, LineRange):
-                    yield _Sent(client.submit(judge_line_range, sent_judge, limit, piece, pure=False), whole_file=False)
+                    yield _Sent(client.submit(judge_range, sent_judge, limit, piece, pure=False), whole_file=False)
                 else:
                     yield _Here(iter([piece]), None)
             yield _FileEnd(file.source, record())
@@ -183,11 +172,3 @@ def _documents_only(items: Iterator[Any]) -> Iterator[Document]:
     for item in items:
         assert isinstance(item, Document)  # raw lines are asked for only by the fork pool
         yield item
-
-
-def _guarded(ranges: Iterator[LineRange | Document], source: str) -> Iterator[LineRange | Document]:
-    """The ranges of one file; a bug met while cutting it ends that file with ``ES099``, not the run."""
-    try:
-        yield from ranges
-    except Exception as error:
-        yield Document(source, None, None, internal_error_finding(error, source, None))

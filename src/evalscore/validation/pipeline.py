@@ -118,13 +118,13 @@ def _judge_here(
         )
         if in_parallel and not file.gzipped:
             ranges, record = line_ranges(file, RANGE_BYTES)
-            guarded_ranges = _guarded_reading(ranges, file.source)
+            guarded_ranges = guarded_reading(ranges, file.source)
             yield from judge_ranges_in_parallel(file.source, guarded_ranges, judge, max_document_bytes, workers)
         else:
             items, record = read_file_documents(
                 file, max_document_bytes, stdin if file.path == STDIN else None, raw_jsonl=in_parallel
             )
-            guarded = _guarded_reading(items, file.source)
+            guarded = guarded_reading(items, file.source)
             if in_parallel:
                 yield from judge_lines_in_parallel(file.source, guarded, judge, workers)
             else:
@@ -133,7 +133,7 @@ def _judge_here(
             on_input(record())
 
 
-def _guarded_reading(items: Iterator[Item], source: str) -> Iterator[Item | Document]:
+def guarded_reading(items: Iterator[Item], source: str) -> Iterator[Item | Document]:
     """The documents of one input; a bug met while reading it ends that input with ``ES099``, not the run."""
     try:
         yield from items
