@@ -68,7 +68,7 @@ def connected(spec: ClusterSpec) -> Iterator[Client]:
                 n_workers=spec.local_workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=":0",
+                dashboard_address="127.0.0.1:0",  # loopback only, on a free port
                 silence_logs=logging.CRITICAL,  # a worker's heartbeat refused at shutdown is no news
             )
         except Exception as error:  # distributed raises what the OS or its own start-up raised
