@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
+import threading
 from pathlib import Path
 from typing import Any, Final
 
@@ -12,6 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from evalscore.cli.main import main
+from evalscore.ledger.append import LedgerRefusedError, check_ledger, lock_of
 from evalscore.ledger.record import GENESIS, canonical, record_hash
 from evalscore.ledger.verify import MAX_LINE_BYTES
 
@@ -259,20 +261,50 @@ def test_the_ledger_is_never_an_input(tmp_path: Path) -> None:
     assert copy.read_bytes() == LOG.read_bytes()
 
 
-def _append_many(arguments: tuple[str, int]) -> int:
+def test_the_start_up_check_waits_for_an_append_in_progress_instead_of_calling_its_half_line_torn(
+    tmp_path: Path,
+) -> None:
+    ledger = chain(tmp_path, 2)
+    whole = ledger.read_bytes()
+    half_written = whole[: len(whole) - 40]
+    outcomes: list[str] = []
+
+    def start_up_check() -> None:
+        try:
+            check_ledger(ledger, [])
+        except LedgerRefusedError as error:
+            outcomes.append(f"refused: {error}")
+        else:
+            outcomes.append("accepted")
+
+    with lock_of(ledger):  # an append holds the lock while its line is half-written
+        ledger.write_bytes(half_written)
+        checker = threading.Thread(target=start_up_check)
+        checker.start()
+        checker.join(timeout=0.5)
+        assert checker.is_alive(), outcomes  # it waits for the lock rather than reading now
+        ledger.write_bytes(whole)
+    checker.join(timeout=30)
+    assert outcomes == ["accepted"]
+
+
+def _append_many(arguments: tuple[str, int]) -> list[str]:
+    """What went wrong in each of ``count`` appends that failed (nothing, when all succeeded)."""
     ledger, count = arguments
-    failures = 0
+    failures = []
     for _ in range(count):
         result = CliRunner().invoke(main, ["score", str(LOG), "--suite", str(SUITE), "--ledger", ledger, "-q"])
-        failures += result.exit_code != 0
+        if result.exit_code != 0:
+            failures.append(f"exit {result.exit_code}: {result.stderr}")
     return failures
 
 
 def test_eight_processes_appending_twenty_five_decisions_each_make_one_chain_of_two_hundred(tmp_path: Path) -> None:
+    """Each process checks the ledger when it starts and appends when it ends, while the others append."""
     ledger = tmp_path / "decisions.jsonl"
     with multiprocessing.get_context("spawn").Pool(8) as pool:
         failures = pool.map(_append_many, [(str(ledger), 25)] * 8)
-    assert failures == [0] * 8
+    assert failures == [[]] * 8
     result = verify(ledger)
     assert result.exit_code == 0, result.stdout
     assert result.stdout.startswith(f"{ledger}: 200 record(s), the chain verifies")

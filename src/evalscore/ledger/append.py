@@ -47,7 +47,8 @@ def check_ledger(path: Path, inputs: Iterable[str]) -> None:
     if same is not None:
         raise LedgerRefusedError(f"{path}: is the input {same}; appending to it would change the input")
     try:
-        _last(path)  # a torn or foreign last line is refused now, before any report is written
+        with lock_of(path):  # read while no append is half-written: its line would look torn
+            _last(path)  # a torn or foreign last line is refused now, before any report is written
     except OSError as error:
         raise LedgerRefusedError(f"{path}: cannot read the ledger: {error.strerror or error}") from None
 
