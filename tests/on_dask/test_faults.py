@@ -3,11 +3,15 @@ scheduler that cannot be reached, or an extra that is not installed, is a clear 
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
 import signal
+import subprocess
 import sys
+import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any, Final
@@ -122,3 +126,67 @@ def test_a_scheduler_with_no_worker_is_exit_2_not_a_wait_forever(monkeypatch: py
     assert result.stderr == (
         f"evalscore validate: the Dask scheduler at {local.scheduler_address} has no worker (none joined in 1 s)\n"
     )
+
+
+def _started(*command: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", *command], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _wait_for(ready: Callable[[], object], what: str, seconds: float = 60) -> object:
+    deadline = time.monotonic() + seconds
+    while not (answer := ready()):
+        assert time.monotonic() < deadline, f"{what} within {seconds} s"
+        time.sleep(0.05)
+    return answer
+
+
+def _writing_end(fifo: Path) -> int | None:
+    """The FIFO's writing end, once a reader has opened it (None until then)."""
+    try:
+        return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as error:
+        if error.errno == errno.ENXIO:  # no reader yet
+            return None
+        raise
+
+
+def test_a_scheduler_lost_mid_run_is_exit_2_with_one_line_and_nothing_written(tmp_path: Path) -> None:
+    """A scheduler and a worker in processes of their own, as on a real cluster. The worker is kept
+    reading a FIFO that never ends, so the run is surely under way when the scheduler is killed."""
+    scheduler_file = tmp_path / "scheduler.json"
+    fifo = tmp_path / "endless.json"
+    os.mkfifo(fifo)
+    out = tmp_path / "report.json"
+    scheduler = _started(
+        "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+        "--scheduler-file", str(scheduler_file),
+    )  # fmt: skip
+    worker = _started(
+        "distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file), "--nthreads", "1", "--no-dashboard"
+    )
+    command = None
+    try:
+        _wait_for(scheduler_file.exists, "the scheduler wrote its address")
+        address = json.loads(scheduler_file.read_text())["address"]
+        command = subprocess.Popen(
+            [sys.executable, "-m", "evalscore", "validate", "--dask", address, "-o", str(out), str(LOG), str(fifo)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        writing = _wait_for(lambda: _writing_end(fifo), "the worker opened the FIFO")
+        scheduler.kill()
+        stdout, stderr = command.communicate(timeout=60)
+        assert isinstance(writing, int)
+        os.close(writing)
+    finally:
+        for process in (scheduler, worker, command):
+            if process is not None:
+                process.kill()
+                process.wait()
+    assert command.returncode == 2
+    assert stdout == b""
+    lines = [line for line in stderr.splitlines() if not line.startswith(b"evalscore: Dask dashboard at http")]
+    assert len(lines) == 1  # one line: Dask's own logs and tracebacks stay off stderr
+    assert lines[0].startswith(b"evalscore validate: the Dask cluster failed a task (")
+    assert b"scheduler-connection-lost" in lines[0]
+    assert not out.exists()

@@ -60,6 +60,7 @@ def connected(spec: ClusterSpec) -> Iterator[Client]:
     """A client of the cluster for the length of the block; a LocalCluster started for it is closed after."""
     try:
         from distributed import Client, LocalCluster
+        from distributed.utils import silence_logging_cmgr
     except ImportError as error:
         raise ClusterError(EXTRA_MISSING) from error
     if spec.local_workers is not None:
@@ -78,17 +79,18 @@ def connected(spec: ClusterSpec) -> Iterator[Client]:
         with cluster, Client(cluster) as client:
             yield client
         return
-    try:
-        client = Client(spec.address, timeout=CONNECT_SECONDS)
-    except Exception as error:  # an address it cannot parse, a refused or timed-out connection
-        raise ClusterError(f"the Dask scheduler at {spec.address} cannot be reached: {error}") from error
-    with client:
+    with silence_logging_cmgr(logging.CRITICAL):  # Dask's tracebacks when the scheduler is lost: one line is ours
         try:
-            client.wait_for_workers(1, timeout=WORKERS_SECONDS)
-        except Exception as error:  # a scheduler with no worker would leave every task waiting
-            message = f"the Dask scheduler at {spec.address} has no worker (none joined in {WORKERS_SECONDS} s)"
-            raise ClusterError(message) from error
-        yield client
+            client = Client(spec.address, timeout=CONNECT_SECONDS)
+        except Exception as error:  # an address it cannot parse, a refused or timed-out connection
+            raise ClusterError(f"the Dask scheduler at {spec.address} cannot be reached: {error}") from error
+        with client:
+            try:
+                client.wait_for_workers(1, timeout=WORKERS_SECONDS)
+            except Exception as error:  # a scheduler with no worker would leave every task waiting
+                message = f"the Dask scheduler at {spec.address} has no worker (none joined in {WORKERS_SECONDS} s)"
+                raise ClusterError(message) from error
+            yield client
 
 
 def dashboard_link(client: Client) -> str | None:

@@ -140,7 +140,8 @@ def _result(future: Future[Any]) -> Any:
     try:
         return future.result()
     except (Exception, asyncio.CancelledError) as error:  # the tasks catch their own: this is the cluster's
-        raise ClusterError(f"the Dask cluster failed a task ({type(error).__name__}: {error})") from error
+        reason = " ".join(str(error).split())  # Dask's reasons run over several lines; an error is said in one
+        raise ClusterError(f"the Dask cluster failed a task ({type(error).__name__}: {reason})") from error
 
 
 def _steps(
