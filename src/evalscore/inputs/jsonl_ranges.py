@@ -3,7 +3,7 @@
 The process that cuts reads the file once, to hash it and to find line breaks; the
 bytes themselves are read again by whoever checks a range, so they never travel
 between processes. Each range carries the identity of the file as it was when cut
-(device, inode, size, modification and status-change times): a reader that finds
+(inode, size, modification and status-change times): a reader that finds
 another identity says the file changed while it was read, instead of judging bytes
 that are not the ones hashed.
 """
@@ -32,7 +32,10 @@ _READ_BYTES: Final = 1024 * 1024
 
 @dataclass(frozen=True, slots=True)
 class FileIdentity:
-    device: int
+    """What says a file is still the one cut. Not its device: a file on a shared file system has one
+    device number per machine that mounts it (a Dask worker's is not the client's), while its inode
+    and times are the server's, the same on every machine."""
+
     inode: int
     size: int
     modified_ns: int
@@ -56,7 +59,7 @@ def identity_of(descriptor: int) -> FileIdentity | None:
     status = os.fstat(descriptor)
     if not_regular(status.st_mode) is not None:
         return None
-    return FileIdentity(status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+    return FileIdentity(status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
 def changed(source: str) -> Document:
