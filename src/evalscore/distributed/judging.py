@@ -157,7 +157,7 @@ def _steps(
         if file.path == STDIN or file.problem is not None:
             items, record = read_file_documents(file, limit, stdin if file.path == STDIN else None)
             yield _Here(_documents_only(items), record)
-        elif file.format == "jsonl" and not file.gzipped:
+        elif file.format == "jsonl" and not file.gzipped and not file.is_url:
             ranges, record = line_ranges(file, range_bytes)
             for piece in guarded_reading(ranges, file.source):
                 if isinstance(piece, LineRange):

@@ -24,9 +24,11 @@ from typing import IO, Any, Final, Literal
 
 from evalscore.findings import Finding
 from evalscore.inputs import strict_json
+from evalscore.inputs.errors import os_reason
 from evalscore.inputs.paths import STDIN, SourceFile, expand_paths, not_regular
 from evalscore.inputs.positions import LOCATE_LIMIT
 from evalscore.inputs.syntax_error import DocumentSyntaxError
+from evalscore.inputs.urls import open_url, url_size
 
 DEFAULT_MAX_DOCUMENT_BYTES: Final = 512 * 1024 * 1024
 _CHUNK: Final = 1024 * 1024
@@ -410,8 +412,8 @@ def read_file_documents(
         buffered = io.BufferedReader(hashing, _CHUNK)
         try:
             stream: IO[bytes] = gzip.GzipFile(fileobj=buffered, mode="rb") if file.gzipped else buffered  # type: ignore[assignment]
-            size = None if file.gzipped else _regular_size(raw)
-            skippable = size is not None or _is_regular(raw)
+            size = None if file.gzipped else (url_size(raw) if file.is_url else _regular_size(raw))
+            skippable = file.is_url or size is not None or _is_regular(raw)  # a URL names a file of known size
             yield from _documents_of(stream, file, limit, reading, raw_jsonl=raw_jsonl, skippable=skippable, size=size)
             if not reading.stopped:
                 hashing.drain()
@@ -462,7 +464,7 @@ class _NotRegularFileError(OSError):
 
 
 def _open_raw(file: SourceFile, stdin: IO[bytes] | None) -> IO[bytes]:
-    """The byte stream behind a source; the caller closes it (never stdin).
+    """The byte stream behind a source (a URL through fsspec); the caller closes it (never stdin).
 
     A walked file is opened without blocking and checked to be a regular file
     first: a FIFO swapped in after the walk looked must not block the run.
@@ -471,6 +473,8 @@ def _open_raw(file: SourceFile, stdin: IO[bytes] | None) -> IO[bytes]:
         return stdin
     if file.path == STDIN:
         return sys.stdin.buffer
+    if file.is_url:
+        return open_url(file.path)
     if not file.walked:
         return open(file.path, "rb", buffering=0)
     descriptor = os.open(file.path, os.O_RDONLY | os.O_NONBLOCK)  # not inherited by children (PEP 446)
@@ -497,13 +501,6 @@ def _is_regular(raw: IO[bytes]) -> bool:
         return not_regular(os.fstat(raw.fileno()).st_mode) is None
     except (OSError, ValueError, io.UnsupportedOperation):
         return isinstance(raw, io.BytesIO)
-
-
-def os_reason(error: BaseException) -> str:
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror.lower()
-    text = str(error) or type(error).__name__
-    return text[:1].lower() + text[1:]
 
 
 def read_documents(

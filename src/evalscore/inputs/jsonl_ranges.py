@@ -22,9 +22,9 @@ from evalscore.inputs.documents import (
     Document,
     InputRecord,
     jsonl_part_documents,
-    os_reason,
     syntax_finding,
 )
+from evalscore.inputs.errors import os_reason
 from evalscore.inputs.paths import SourceFile, not_regular
 
 _READ_BYTES: Final = 1024 * 1024

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -14,6 +15,8 @@ Format = Literal["json", "jsonl", "yaml", "sniff"]
 """How to read a source; ``sniff`` (stdin, a file of unknown suffix) decides from the first line."""
 
 STDIN: Final = "-"
+_URL: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+(?:://|::)")
+"""A protocol of two characters or more (``C://`` stays a path), or fsspec's chaining (``simplecache::s3://``)."""
 _FORMATS: Final[dict[str, Format]] = {".json": "json", ".jsonl": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
 _FILE_TYPES: Final = (
     (stat.S_ISFIFO, "a FIFO"),
@@ -43,6 +46,15 @@ class SourceFile:
     @property
     def source(self) -> str:
         return path_text(self.path)
+
+    @property
+    def is_url(self) -> bool:
+        """Named by a URL that fsspec opens (``inputs.urls``), not a local path."""
+        return is_url(self.path)
+
+
+def is_url(path: str) -> bool:
+    return _URL.match(path) is not None
 
 
 def classify(path: str) -> tuple[Format, bool] | None:
@@ -85,11 +97,17 @@ def file_key(path: str) -> FileKey | None:
 def expand_paths(paths: list[str], skip: frozenset[FileKey] = frozenset()) -> Iterator[SourceFile]:
     """Files named directly are read whatever their suffix (a suffix that announces no format
     is sniffed from the content) and whatever they are (a pipe from ``<(cmd)`` is fine);
-    directories are walked recursively for the suffixes evalscore reads, regular files only.
+    directories are walked recursively for the suffixes evalscore reads, regular files only. A URL
+    (``s3://…``, ``file://…``) is expanded the same way through fsspec (``inputs.urls``).
     A file whose key is in ``skip`` is left out, named or walked (``score`` reads its suites so)."""
     for path in paths:
         if path == STDIN:
             yield SourceFile(STDIN, "sniff", gzipped=False)
+            continue
+        if is_url(path):
+            from evalscore.inputs.urls import expand_url  # noqa: PLC0415 - it imports this module
+
+            yield from expand_url(path, skip)
             continue
         try:
             status = os.stat(path)

@@ -113,6 +113,7 @@ def _judge_here(
             file.format == "jsonl"
             and file.path != STDIN
             and file.problem is None
+            and not file.is_url
             and _size(file.path) >= PARALLEL_MIN_BYTES
             and can_parallelize(workers)
         )
