@@ -1,5 +1,5 @@
 """On a Dask cluster, validate and score give the single-process report byte for byte, wherever the
-JSONL files are cut, in whatever order the files come (issue 10)."""
+JSONL files are cut, in whatever order the files come, on however many workers (issue 10)."""
 
 from __future__ import annotations
 
@@ -30,15 +30,23 @@ NAMES: Final = ("runs.jsonl", "more.jsonl.gz", "run.json", "empty.jsonl", "blank
 RUN_NAMES: Final = ("valid-runs.jsonl", "more.jsonl.gz")
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Client]:
-    """A real Dask LocalCluster of two worker processes, for the module's tests."""
+@pytest.fixture(scope="module", params=[1, 2, 3], ids=lambda workers: f"{workers}-workers")
+def cluster(request: pytest.FixtureRequest) -> Iterator[Client]:
+    """A real Dask LocalCluster of one, two and three worker processes in turn (the tasks in flight and
+    the order they finish in differ with each)."""
+    workers: int = request.param
     with (
         LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
         ) as local,
         Client(local) as client,
     ):
+        client.wait_for_workers(workers)
+        assert len(client.nthreads()) == workers
         yield client
 
 
@@ -121,3 +129,31 @@ def test_a_local_cluster_started_by_the_command_gives_the_single_process_report(
     assert b"Traceback" not in there.stderr
     others = [line for line in there.stderr.splitlines() if not line.startswith(b"evalscore: Dask dashboard at http")]
     assert others == []  # nothing but the dashboard's address, when the cluster has a dashboard
+
+
+EVAL_KIT: Final = ROOT / ".." / "shared" / "compat" / "eval-kit"
+"""Artifacts written by the compatibility anchor, beside the repository where present (never copied in)."""
+
+
+def _here_and_on_local_2(
+    *arguments: str,
+) -> tuple[subprocess.CompletedProcess[bytes], subprocess.CompletedProcess[bytes]]:
+    command = [sys.executable, "-m", "evalscore", *arguments, "--format", "json"]
+    here = subprocess.run([*command, "-j", "1"], capture_output=True, check=False)
+    there = subprocess.run([*command, "--dask", "local:2"], capture_output=True, check=False, timeout=180)
+    return here, there
+
+
+def test_the_repository_s_own_data_gives_the_single_process_reports_through_local_2() -> None:
+    """Every fixture (valid and invalid, of every kind), the examples and, where present, the eval-kit
+    corpus: validated, and the runs among them scored, with ``--dask local:2`` as a user runs it."""
+    corpora = [str(ROOT / "fixtures"), str(ROOT / "examples"), *([str(EVAL_KIT)] if EVAL_KIT.is_dir() else [])]
+    here, there = _here_and_on_local_2("validate", *corpora)
+    assert (there.returncode, there.stdout) == (here.returncode, here.stdout)
+    assert here.returncode == 1  # the invalid fixtures
+    assert len(json.loads(here.stdout)["artifacts"]) >= 70
+
+    runs = [str(LOG), *([str(EVAL_KIT / "runs")] if EVAL_KIT.is_dir() else [])]
+    here, there = _here_and_on_local_2("score", "--suite", str(SUITE), *runs)
+    assert (there.returncode, there.stdout) == (here.returncode, here.stdout)
+    assert json.loads(here.stdout)["counts"]["total_steps"] > 0
