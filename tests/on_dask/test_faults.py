@@ -16,6 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
+import dask
 import pytest
 from click.testing import CliRunner
 from distributed import Client, LocalCluster
@@ -189,4 +190,41 @@ def test_a_scheduler_lost_mid_run_is_exit_2_with_one_line_and_nothing_written(tm
     assert len(lines) == 1  # one line: Dask's own logs and tracebacks stay off stderr
     assert lines[0].startswith(b"evalscore validate: the Dask cluster failed a task (")
     assert b"scheduler-connection-lost" in lines[0]
+    assert not out.exists()
+
+
+def test_a_task_that_keeps_killing_its_workers_ends_the_run_with_exit_2_and_dask_s_reason(tmp_path: Path) -> None:
+    """Dask gives up on a task after ``allowed-failures`` lost workers (0 here: the first loss): the
+    command then stops with Dask's reason instead of waiting, and writes no report."""
+    fifo = tmp_path / "endless.json"
+    os.mkfifo(fifo)
+    out = tmp_path / "report.json"
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL
+        ) as local,
+        Client(local) as client,
+    ):
+        (victim,) = client.run(os.getpid).values()
+        command = subprocess.Popen(
+            [sys.executable, "-m", "evalscore", "validate", "--dask", local.scheduler_address, "-o", str(out),
+             str(LOG), str(fifo)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            writing = _wait_for(lambda: _writing_end(fifo), "the worker opened the FIFO")
+            os.kill(victim, signal.SIGKILL)
+            stdout, stderr = command.communicate(timeout=60)
+            assert isinstance(writing, int)
+            os.close(writing)
+        finally:
+            command.kill()
+            command.wait()
+    assert command.returncode == 2
+    assert stdout == b""
+    lines = [line for line in stderr.splitlines() if not line.startswith(b"evalscore: Dask dashboard at http")]
+    assert len(lines) == 1
+    assert lines[0].startswith(b"evalscore validate: the Dask cluster failed a task (KilledWorker: ")
     assert not out.exists()
