@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ class Shapes:
     suite: Path
     inspect_log: Path
     twins: tuple[Path, Path]
+    dask_jsonl: Path | None
 
 
 def size_mb(path: Path) -> float:
@@ -71,6 +73,7 @@ def generate(args: argparse.Namespace) -> Shapes:
         suite=bench_data.suite_file(data),
         inspect_log=bench_inspect.eval_log(data, args.inspect_samples, args.inspect_seed),
         twins=bench_data.twins(data, args.twin_calls),
+        dask_jsonl=bench_data.jsonl(data, args.dask_mb) if args.dask else None,
     )
 
 
@@ -97,7 +100,7 @@ def _ratio(floor_figure: Figure, figure: Figure) -> float:
 
 def mb(megabytes: float) -> str:
     """A size for a row's label: 80, 49.9, 0.4."""
-    return f"{megabytes:.3g}"
+    return f"{megabytes:.3g}" if megabytes < 1000 else f"{megabytes:.0f}"
 
 
 def startup_row(tiny: Path, repeat: int) -> Row:
@@ -236,6 +239,34 @@ def scaling_rows(data: Path, repeat: int, scale: float) -> list[Row]:
     ]  # fmt: skip
 
 
+DASK_LOCAL = "local:2"
+
+
+def dask_rows(shapes: Shapes, megabytes: float, repeat: int) -> list[Row]:
+    """``--dask local:2`` against ``-j 1`` on the same JSONL (ratio: the speed-up), for validate and
+    score --suite; the -j1/all column is the default ``-j`` (forked processes) against ``-j 1``."""
+    labels = (("validate", "validate", ()), ("score --suite", "score", ("--suite", str(shapes.suite))))
+    path = shapes.dask_jsonl
+    if path is None or importlib.util.find_spec("distributed") is None:
+        reason = "--dask" if path is None else "needs evalscore[dask]"
+        return [
+            Row(label, f"JSONL {mb(megabytes)} MB, --dask {DASK_LOCAL}", "-j 1", skipped=reason)
+            for label, _, _ in labels
+        ]
+    rows = []
+    for label, name, extra in labels:
+        base = evalscore(name, *extra, str(path))
+        figures = interleaved(
+            {"dask": Command((*base.argv, "--dask", DASK_LOCAL)), **with_one_core({name: base}, True)}, repeat
+        )
+        dask, single = figures["dask"], figures[f"{name} -j1"]
+        rows.append(
+            Row(label, f"JSONL {mb(size_mb(path))} MB, --dask {DASK_LOCAL}", "-j 1", dask.seconds,
+                size_mb(path), single.seconds / dask.seconds, None, dask.rss_mb, speedup(figures, name))
+        )  # fmt: skip
+    return rows
+
+
 def measure(args: argparse.Namespace, shapes: Shapes) -> list[Row]:
     repeat: int = args.repeat
     jsonl, large_figures = jsonl_rows(shapes, repeat)
@@ -252,6 +283,7 @@ def measure(args: argparse.Namespace, shapes: Shapes) -> list[Row]:
         *scaling_rows(args.data_dir, repeat, args.scaling),
         *twin_rows(shapes.twins, args.twin_calls, repeat),
         *flat_rows(shapes, large_figures, repeat),
+        *dask_rows(shapes, args.dask_mb, repeat),
     ]
 
 
@@ -280,7 +312,8 @@ line; orjson files = orjson.loads of each file; unzip+orjson = each member of th
 decompressed (zstd) and orjson.loads. 't(N)' rows are timed in-process; their time is t(4N).
 MB/s: input bytes on disk per second. peak RSS: ru_maxrss from os.wait4 (the largest process among
 the command and the workers it reaped, not their sum). -j1/all: time with -j 1 over the default
-(every usable core); n/a until the command takes --jobs."""
+(every usable core); n/a until the command takes --jobs. --dask rows: ratio = time with -j 1 over
+time with --dask local:2 (a LocalCluster of two worker processes, started and closed by the command)."""
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -295,6 +328,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--inspect-seed", type=Path, help="a real .eval log to copy samples from (default: made)")
     parser.add_argument("--twin-calls", type=int, default=100_000, help="tool calls in the invalid run and its twin")
     parser.add_argument("--data-dir", type=Path, default=DATA, help="where the generated data is kept")
+    parser.add_argument("--dask", action="store_true", help="also time --dask local:2 against -j 1 on --dask-mb")
+    parser.add_argument("--dask-mb", type=float, default=1000, help="the JSONL of the --dask rows")
     parser.add_argument(
         "--scaling",
         type=float,

@@ -13,9 +13,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADER = ["command", "data", "shape", "time", "s", "MB/s", "against", "ratio", "target", "peak", "RSS", "MB", "-j1/all"]
-ROWS = 1 + 3 + 1 + 2 + 1 + 10 + 2 + 3
+ROWS = 1 + 3 + 1 + 2 + 1 + 10 + 2 + 3 + 2
 """start-up; one run, JSONL, large JSONL; small files; score against the floor and against validate;
-import; five N-and-4N cases for validate and score; the invalid twin's time and RSS; three flat-RSS rows."""
+import; five N-and-4N cases for validate and score; the invalid twin's time and RSS; three flat-RSS rows;
+validate and score with --dask local:2 against -j 1."""
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +46,7 @@ def _table(lines: list[str]) -> list[str]:
 
 
 def test_the_benchmark_prints_one_table_with_every_command_and_shape(tmp_path: Path, seed_log: Path) -> None:
-    lines = _bench(tmp_path, seed_log, "--large", "--scaling", "0.01")
+    lines = _bench(tmp_path, seed_log, "--large", "--scaling", "0.01", "--dask", "--dask-mb", "0.2")
     assert lines[0].startswith("evalscore bench, ")
     assert lines[1].split() == HEADER
     rows = _table(lines)
@@ -53,6 +54,9 @@ def test_the_benchmark_prints_one_table_with_every_command_and_shape(tmp_path: P
     assert all(row.startswith(("validate ", "score --suite ", "import inspect ")) for row in rows)
     assert sum(bool(re.search(r" (<=|>=)\d+(\.\d+)? +(pass|FAIL) ", row)) for row in rows) == 19
     assert sum(" t(N) " in row for row in rows) == 10
+    dask = [row for row in rows if ", --dask local:2 " in row]
+    assert len(dask) == 2
+    assert all(re.search(r" -j 1 +\d+\.\d+ +(pass|FAIL)? *", row) for row in dask), dask
     assert re.fullmatch(r"targets met: \d+ of 19( \(FAIL marks the others\))?", lines[len(rows) + 4])
 
 
@@ -73,6 +77,14 @@ def test_rows_not_measured_stay_in_the_table_marked_with_the_option_that_measure
     rows = _table(bench.render(skipped).splitlines())
     assert all(row.endswith("--scaling 0") for row in rows)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_dask_rows_are_marked_with_their_option_until_it_is_given(tmp_path: Path) -> None:
+    bench = _bench_module()
+    shapes = bench.Shapes(*([tmp_path] * 8), (tmp_path, tmp_path), None)
+    rows = _table(bench.render(bench.dask_rows(shapes, 1000, 1)).splitlines())
+    assert len(rows) == 2
+    assert all(row.endswith("--dask") and "JSONL 1000 MB, --dask local:2" in row for row in rows)
 
 
 def test_the_one_core_column_times_minus_j_1_against_the_default_only_where_jobs_exist() -> None:
