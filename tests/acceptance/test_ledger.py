@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
-import threading
 from pathlib import Path
 from typing import Any, Final
 
@@ -13,7 +12,6 @@ import pytest
 from click.testing import CliRunner, Result
 
 from evalscore.cli.main import main
-from evalscore.ledger.append import LedgerRefusedError, check_ledger, lock_of
 from evalscore.ledger.record import GENESIS, canonical, record_hash
 from evalscore.ledger.verify import MAX_LINE_BYTES
 
@@ -259,33 +257,6 @@ def test_the_ledger_is_never_an_input(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "appending to it would change the input" in result.stderr
     assert copy.read_bytes() == LOG.read_bytes()
-
-
-def test_the_start_up_check_waits_for_an_append_in_progress_instead_of_calling_its_half_line_torn(
-    tmp_path: Path,
-) -> None:
-    ledger = chain(tmp_path, 2)
-    whole = ledger.read_bytes()
-    half_written = whole[: len(whole) - 40]
-    outcomes: list[str] = []
-
-    def start_up_check() -> None:
-        try:
-            check_ledger(ledger, [])
-        except LedgerRefusedError as error:
-            outcomes.append(f"refused: {error}")
-        else:
-            outcomes.append("accepted")
-
-    with lock_of(ledger):  # an append holds the lock while its line is half-written
-        ledger.write_bytes(half_written)
-        checker = threading.Thread(target=start_up_check)
-        checker.start()
-        checker.join(timeout=0.5)
-        assert checker.is_alive(), outcomes  # it waits for the lock rather than reading now
-        ledger.write_bytes(whole)
-    checker.join(timeout=30)
-    assert outcomes == ["accepted"]
 
 
 def _append_many(arguments: tuple[str, int]) -> list[str]:

@@ -6,6 +6,7 @@ import datetime
 import os
 import re
 import stat
+import threading
 import time
 import tracemalloc
 from collections.abc import Iterator
@@ -162,6 +163,31 @@ def test_an_append_waits_for_the_lock_and_writes_nothing_without_it(
     with FileLock(str(path) + ".lock"), pytest.raises(Timeout):
         append_decision(path, report())
     assert not path.exists()
+
+
+def test_the_start_up_check_waits_for_an_append_in_progress_instead_of_calling_its_half_line_torn(
+    path: Path,
+) -> None:
+    whole = ledger(chain(2))
+    outcomes: list[str] = []
+
+    def start_up_check() -> None:
+        try:
+            check_ledger(path, [])
+        except LedgerRefusedError as error:
+            outcomes.append(f"refused: {error}")
+        else:
+            outcomes.append("accepted")
+
+    with lock_of(path):  # an append holds the lock while its line is half-written
+        path.write_bytes(whole[:-40])
+        checker = threading.Thread(target=start_up_check)
+        checker.start()
+        checker.join(timeout=0.5)
+        assert checker.is_alive(), outcomes  # it waits for the lock rather than reading now
+        path.write_bytes(whole)
+    checker.join(timeout=30)
+    assert outcomes == ["accepted"]
 
 
 def test_an_absent_or_empty_ledger_has_no_last_record(path: Path) -> None:
