@@ -12,7 +12,7 @@ import orjson
 import pytest
 from click.testing import CliRunner, Result
 
-from evalscore.cli import common, import_command
+from evalscore.cli import common, importing
 from evalscore.cli.import_command import import_group
 from evalscore.cli.main import main
 from evalscore.cli.progress import Progress
@@ -367,7 +367,7 @@ def test_on_a_terminal_the_samples_read_are_counted_on_stderr(
     inspect_logs: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(common, "stream_is_terminal", lambda stream: True)
-    monkeypatch.setattr(import_command, "Progress", functools.partial(Progress, every=1))
+    monkeypatch.setattr(importing, "Progress", functools.partial(Progress, every=1))
     out = tmp_path / "runs.jsonl"
     result = CliRunner().invoke(import_group, ["inspect", str(inspect_logs["eval"]), "-o", str(out)])
     assert result.exit_code == 0, result.output

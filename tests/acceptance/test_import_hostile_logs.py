@@ -20,8 +20,8 @@ from click.testing import CliRunner, Result
 
 from evalscore.cli.import_command import import_group
 from evalscore.cli.main import main
-from evalscore.importers.inspect._value_checks import walk
 from evalscore.importers.inspect._zip_members import read_member
+from evalscore.importers.shared.value_checks import walk
 from evalscore.inputs import strict_json
 from evalscore.models import Run
 

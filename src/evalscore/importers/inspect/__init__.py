@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from evalscore.importers.inspect._approvals import AUTOMATIC_APPROVERS, DEFAULT_HUMAN_APPROVERS, counted_as_human
 from evalscore.importers.inspect._errors import (
     InspectImportError,
@@ -25,10 +23,8 @@ from evalscore.importers.inspect._log_reader import InspectLogReader
 from evalscore.importers.inspect._open import open_inspect_log
 from evalscore.importers.inspect._run import run_document
 from evalscore.importers.inspect._sample import MappedSample, map_sample
-from evalscore.importers.inspect._suite_hook import apply_suite
-from evalscore.importers.inspect._value_checks import first_unwritable
+from evalscore.importers.shared.checked_run import checked_run
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
-from evalscore.inputs.strict_json import MAX_DEPTH
 from evalscore.models import EvalSuite, Run
 
 __all__ = [
@@ -81,14 +77,7 @@ def import_inspect_log(
             raise UnmappableLogError(source, str(error)) from error
     finally:
         reader.close()
-    unwritable = first_unwritable(document, MAX_DEPTH)
-    if unwritable is not None:
-        raise UnmappableLogError(source, f"the mapped run cannot be written: {unwritable}")
-    try:
-        run = Run.model_validate(document)
-    except ValidationError as error:
-        raise UnmappableLogError(source, f"the mapped run is not a valid Run: {_first_error(error)}") from error
-    return apply_suite(run, suite, source)
+    return checked_run(document, source, suite)
 
 
 def import_inspect_logs(
@@ -117,10 +106,3 @@ def _map_samples(
         if on_sample is not None:
             on_sample()
     return mapped, None
-
-
-def _first_error(error: ValidationError) -> str:
-    first = error.errors()[0]
-    where = "/".join(str(part) for part in first["loc"])
-    more = error.error_count() - 1
-    return f"{where}: {first['msg']}" + (f" (and {more} more)" if more else "")

@@ -1,28 +1,12 @@
-"""The two ways an Inspect log fails to import, each one clear line for the CLI."""
+"""The Inspect importer's failures: the shared ones under the names this package has always exported."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from evalscore.importers.shared.errors import ImportFailedError, UnmappableSourceError, UnreadableSourceError
 
-from evalscore.inputs.errors import InputError
-
-
-class InspectImportError(InputError):
-    """An Inspect log that could not be imported; ``exit_code`` is what the CLI returns."""
-
-    exit_code: ClassVar[int] = 2
-
-
-class UnreadableLogError(InspectImportError):
-    """The file is not an Inspect log evalscore can read (missing, corrupt, unknown compression)."""
-
-    exit_code: ClassVar[int] = 2
-
-
-class UnmappableLogError(InspectImportError):
-    """The log was read, but it cannot be mapped to a valid Run without inventing data."""
-
-    exit_code: ClassVar[int] = 3
+InspectImportError = ImportFailedError
+UnreadableLogError = UnreadableSourceError
+UnmappableLogError = UnmappableSourceError
 
 
 class SampleMappingError(ValueError):

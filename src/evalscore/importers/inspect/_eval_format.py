@@ -16,7 +16,7 @@ it unreadable too (a nested name is fine: Inspect names members after ids). Ever
 member is read as strict JSON (``evalscore.inputs.strict_json``): a repeated
 key or nesting deeper than ``MAX_DEPTH`` is refused. (strict_json reads a number
 beyond a double as infinity; the importer refuses one where it would be written,
-see ``_value_checks``.)
+see ``importers.shared.value_checks``.)
 """
 
 from __future__ import annotations

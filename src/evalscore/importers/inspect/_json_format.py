@@ -24,7 +24,7 @@ sample. A refusal is located (its JSON Pointer) by another walk, made only then.
 Without ``ijson`` the whole file is parsed at once with ``strict_json`` (memory
 about four times the file size); prefer the ``.eval`` format for large logs then.
 strict_json reads a number beyond a double as infinity: the importer refuses it
-where it would be written (``_value_checks``), as for ``.eval`` logs.
+where it would be written (``importers.shared.value_checks``), as for ``.eval`` logs.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from evalscore.importers.inspect._value_checks import first_unwritable, walk, writable
+from evalscore.importers.shared.value_checks import first_unwritable, walk, writable
 
 
 def nested(depth: int) -> Any:

@@ -1,6 +1,6 @@
 """Re-derive an imported run's auto scores against a suite, or refuse.
 
-Without a suite an imported step carries ``auto_score: null``: an Inspect log
+Without a suite an imported step carries ``auto_score: null``: a source log
 has no policy saying which calls were mandated-gated, so no score can be
 written without inventing one. With a suite, every step is re-derived from the
 evidence under evalscore's scoring model (v3), exactly as ``evalscore score
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from evalscore.importers.inspect._errors import UnmappableLogError
+from evalscore.importers.shared.errors import UnmappableSourceError
 from evalscore.models import EvalSuite, Run, StepResult, TaskResult
 from evalscore.models.run import AutoScore, ScoringModel
 from evalscore.scoring.join import JoinedStep, index_suites, join_run
@@ -31,7 +31,9 @@ def apply_suite(run: Run, suite: EvalSuite | None, source: str = "") -> Run:
     scores: dict[tuple[str, int], AutoScore] = {}
     for joined in join_run(run, source, index_suites([suite])):
         if isinstance(joined, Refusal):
-            raise UnmappableLogError(source, f"cannot score against the suite: {joined.reason} (at {joined.pointer})")
+            raise UnmappableSourceError(
+                source, f"cannot score against the suite: {joined.reason} (at {joined.pointer})"
+            )
         scores[(joined.place.task_id, joined.place.step_n)] = _rederived(joined, source)
     scored = run.model_copy(
         update={
@@ -51,7 +53,7 @@ def apply_suite(run: Run, suite: EvalSuite | None, source: str = "") -> Run:
 def _rederived(joined: JoinedStep, source: str) -> AutoScore:
     outcome = rederive_step(joined.task, joined.step, joined.result, SCORING_MODEL, joined.place)
     if isinstance(outcome, Refusal):
-        raise UnmappableLogError(source, f"cannot score against the suite: {outcome.reason} (at {outcome.pointer})")
+        raise UnmappableSourceError(source, f"cannot score against the suite: {outcome.reason} (at {outcome.pointer})")
     return outcome.auto_score
 
 

@@ -1,0 +1,218 @@
+"""Running an importer from the command line, whatever it imports: every source to one Run line each,
+written atomically (all or nothing), failures one escaped line each, exit 0/2/3/70 (143 on SIGTERM).
+
+An importer supplies how to import one source and what to say about what it wrote; everything a
+user meets the same way in every ``evalscore import`` command is here, written once.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import ClassVar, Final, Protocol
+
+import orjson
+
+from evalscore.cli.output_file import (
+    EXIT_TERMINATED,
+    STDOUT,
+    AtomicOutput,
+    OutputRefusedError,
+    Terminated,
+    check_output,
+    sigterm_raises,
+)
+from evalscore.cli.progress import Progress
+from evalscore.findings import Finding
+from evalscore.importers.shared.errors import ImportFailedError, UnreadableSourceError
+from evalscore.inputs.documents import TOO_LARGE, UNREADABLE
+from evalscore.models import EvalSuite, Run
+from evalscore.printable import printable, printable_path
+from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, tracebacks_requested
+from evalscore.validation.pipeline import check_paths
+
+EXIT_OK: Final = 0
+EXIT_UNREADABLE: Final = 2
+EXIT_UNMAPPABLE: Final = 3
+MAX_SUITE_BYTES: Final = 16 * 1024 * 1024
+"""A suite is authored by hand; more than this is not one (and is not read into memory to find out)."""
+
+ImportOne = Callable[[str, EvalSuite | None, Callable[[], None]], Run]
+"""Import one source (its path, the suite or None, a callback per unit read for progress) or raise
+``ImportFailedError``."""
+
+
+class Tally(Protocol):
+    """What an importer counts over the runs it wrote, and the one line that says it."""
+
+    def add(self, run: Run) -> None: ...
+
+    def summary(self, output: str) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ImportJob:
+    """One ``evalscore import KIND`` command line, with the importer's own parts."""
+
+    prog: str
+    sources: tuple[str, ...]
+    output: str
+    suite: str | None
+    import_one: ImportOne
+    tally: Tally
+    unit: str
+    """What the progress line counts (``samples``, ``messages``)."""
+    noun: str
+    """What one source is called in messages (``log``, ``history``)."""
+
+
+def run_import(job: ImportJob) -> int:
+    """Import every source; write OUT only when all of them import. Returns the exit code.
+
+    SIGTERM while importing ends the import with exit 143, the temporary file removed.
+    """
+    with sigterm_raises():
+        try:
+            return _import_all(job)
+        except Terminated:
+            _error(job, f"terminated (SIGTERM); {printable_path(job.output)} was not written")
+            return EXIT_TERMINATED
+
+
+def _import_all(job: ImportJob) -> int:
+    inputs = (*job.sources, *([job.suite] if job.suite is not None else []))
+    try:
+        suite = load_suite(job.suite) if job.suite is not None else None
+        target = check_output(job.output, inputs)
+    except ImportFailedError as error:
+        _failed(job, error)
+        return EXIT_UNREADABLE
+    except OutputRefusedError as error:
+        _refused(job, error)
+        return EXIT_UNREADABLE
+    try:
+        sink = AtomicOutput(target, inputs)
+    except OSError as error:
+        _cannot_write(job, error)
+        return EXIT_UNREADABLE
+    with sink:
+        with Progress(job.unit, verb="read") as progress:
+            failures = _import_each(job, sink, suite, progress)
+        if failures:
+            sink.discard()
+            failed = f"{len(failures)} of {len(job.sources)} {job.noun}(s) failed"
+            _error(job, f"{failed}; {output_name(job.output)} was not written")
+            return exit_code_for(failures)
+        try:
+            sink.commit()
+        except OutputRefusedError as error:
+            _refused(job, error)
+            return EXIT_UNREADABLE
+        except OSError as error:
+            _cannot_write(job, error)
+            return EXIT_UNREADABLE
+    sys.stderr.write(f"{job.prog}: {job.tally.summary(output_name(job.output))}\n")
+    return EXIT_OK
+
+
+def _import_each(
+    job: ImportJob, sink: AtomicOutput, suite: EvalSuite | None, progress: Progress
+) -> list[ImportFailedError]:
+    """Each source's Run as one line of ``sink``; every failure is reported as it happens and returned."""
+    failures: list[ImportFailedError] = []
+    for source in job.sources:
+        try:
+            run = job.import_one(source, suite, progress.tick)
+        except ImportFailedError as error:
+            failures.append(error)
+        except MemoryError:
+            failures.append(UnreadableSourceError(source, f"the {job.noun} does not fit in the memory available"))
+        except Exception as error:  # a bug on one source: name it, import nothing, still try the others
+            failures.append(_internal_error(source, error))
+        else:
+            sink.write(orjson.dumps(run.model_dump(mode="json")) + b"\n")
+            job.tally.add(run)
+            continue
+        _failed(job, failures[-1])
+    return failures
+
+
+class _InternalImportError(ImportFailedError):
+    """evalscore met a bug of its own on this source: not a verdict on it."""
+
+    exit_code: ClassVar[int] = EXIT_INTERNAL_ERROR
+
+
+def _internal_error(source: str, error: Exception) -> ImportFailedError:
+    if tracebacks_requested():
+        traceback.print_exception(error, file=sys.stderr)
+    summary = f"{type(error).__name__}: {error}".splitlines()[0][:300]
+    return _InternalImportError(
+        source, f"internal error ({summary}); this is a bug in evalscore, please report it (--traceback shows where)"
+    )
+
+
+def exit_code_for(failures: Iterable[ImportFailedError]) -> int:
+    """70 when evalscore met a bug on any source, else 2 when any source could not be read at all,
+    else 3 (read, but not mappable honestly)."""
+    codes = {failure.exit_code for failure in failures}
+    if EXIT_INTERNAL_ERROR in codes:
+        return EXIT_INTERNAL_ERROR
+    return EXIT_UNREADABLE if EXIT_UNREADABLE in codes else EXIT_UNMAPPABLE
+
+
+def load_suite(path: str) -> EvalSuite:
+    """The suite file as an ``EvalSuite``, read exactly as ``evalscore score --suite`` reads it.
+
+    That is ``check_paths``: JSON or YAML by suffix, sniffed otherwise, strict JSON, the contract and
+    the coherence layers, within ``MAX_SUITE_BYTES``. A suite that one command takes and the other
+    refuses would let an import be checked against rules ``score`` never sees. ``UnreadableSourceError``
+    gives the first error of an invalid suite in one line.
+    """
+    if os.path.isdir(path):  # score --suite walks a directory for suites; an import answers one suite
+        raise UnreadableSourceError(path, "cannot read the suite: it is a directory, not a suite file")
+    checked = list(check_paths([path], "eval-suite", keep_models=True, max_document_bytes=MAX_SUITE_BYTES))
+    for artifact in checked:
+        errors = [finding for finding in artifact.findings if finding.is_error]
+        if errors:
+            raise UnreadableSourceError(path, suite_refusal(errors))
+    if len(checked) != 1 or not isinstance(checked[0].model, EvalSuite):
+        raise UnreadableSourceError(path, f"the file holds {len(checked)} suites; an import answers exactly one")
+    return checked[0].model
+
+
+def suite_refusal(errors: list[Finding]) -> str:
+    """The first error of a suite as one line, worded as ``evalscore validate`` words it, with how many follow."""
+    first = errors[0]
+    if first.code == TOO_LARGE:
+        return f"the suite is larger than {MAX_SUITE_BYTES:,} bytes; a suite is a small authored file"
+    if first.code == UNREADABLE:
+        return f"cannot read the suite: {first.message}"
+    line = f" (line {first.line})" if first.line is not None and f"line {first.line}" not in first.message else ""
+    more = f" ({len(errors) - 1} more error(s): evalscore validate shows them all)" if len(errors) > 1 else ""
+    return f"not a valid suite: {first.layer} {first.code} {first.pointer or '/'}: {first.message}{line}{more}"
+
+
+def output_name(output: str) -> str:
+    """The output as a message shows it: escaped, and standard output by that name."""
+    return "standard output" if output == STDOUT else printable_path(output)
+
+
+def _failed(job: ImportJob, error: ImportFailedError) -> None:
+    _error(job, f"{printable_path(error.source)}: {printable(error.reason)}")
+
+
+def _refused(job: ImportJob, error: OutputRefusedError) -> None:
+    _error(job, f"{printable_path(error.target)}: {printable(error.reason)}")
+
+
+def _cannot_write(job: ImportJob, error: OSError) -> None:
+    _error(job, f"{output_name(job.output)}: cannot write: {printable(str(error.strerror or error))}")
+
+
+def _error(job: ImportJob, message: str) -> None:
+    """One line on stderr; every part taken from a source or a path is escaped by the caller."""
+    sys.stderr.write(f"{job.prog}: {message}\n")
