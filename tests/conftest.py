@@ -18,6 +18,7 @@ import os
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -54,3 +55,29 @@ def inspect_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     pytest.importorskip("inspect_ai", reason=INSPECT_MISSING)
     logs: dict[str, Path] = _inspect_log_factory().session_logs(tmp_path_factory.getbasetemp() / "inspect-logs")
     return logs
+
+
+PYDANTIC_AI_HISTORIES = Path(__file__).resolve().parent / "unit" / "importers" / "pydantic_ai_histories.py"
+PYDANTIC_AI_MISSING = "pydantic-ai-slim is not installed (a dev dependency): cannot run real Pydantic AI agents"
+
+
+@pytest.fixture(scope="session")
+def pydantic_ai_runs(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    """The module that runs real Pydantic AI agents offline (``make_histories``); skipped without pydantic-ai."""
+    pytest.importorskip("pydantic_ai", reason=PYDANTIC_AI_MISSING)
+    loaded = sys.modules.get("pydantic_ai_histories")
+    if loaded is not None:
+        return loaded
+    spec = importlib.util.spec_from_file_location("pydantic_ai_histories", PYDANTIC_AI_HISTORIES)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def pydantic_ai_histories(pydantic_ai_runs: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """One conversation's histories as an application saved them: paused, resumed, finished."""
+    return pydantic_ai_runs.make_histories(tmp_path_factory.mktemp("pydantic-ai"))

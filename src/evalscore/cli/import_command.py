@@ -13,6 +13,7 @@ from typing import Any, Final
 import click
 
 from evalscore.cli.common import MAX_DOCUMENT_BYTES_CEILING, traceback_option
+from evalscore.cli.import_pydantic_ai_command import pydantic_ai_command
 from evalscore.cli.importing import ImportJob, run_import
 from evalscore.importers.inspect import AUTOMATIC_APPROVERS, DEFAULT_HUMAN_APPROVERS, import_inspect_log
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
@@ -157,3 +158,6 @@ def inspect_command(
     other logs are still tried), 143 when ended by SIGTERM.
     """
     sys.exit(run_import_inspect(ImportInspectOptions(logs, output, human_approvers, suite, max_document_bytes)))
+
+
+import_group.add_command(pydantic_ai_command)

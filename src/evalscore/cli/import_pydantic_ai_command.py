@@ -1,0 +1,148 @@
+"""``evalscore import pydantic-ai``: persisted Pydantic AI histories to Run JSONL, one Run per file."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import click
+
+from evalscore.cli.common import MAX_DOCUMENT_BYTES_CEILING, traceback_option
+from evalscore.cli.importing import ImportJob, run_import
+from evalscore.importers.pydantic_ai import import_pydantic_ai_history
+from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
+from evalscore.models import EvalSuite, Run
+
+PROG: Final = "evalscore import pydantic-ai"
+
+
+@dataclass(slots=True)
+class _PydanticAITally:
+    runs: int = 0
+    histories: int = 0
+    resolutions: dict[str, int] = field(default_factory=dict)
+    not_run: int = 0
+    denials_not_named: int = 0
+
+    def add(self, run: Run) -> None:
+        self.runs += 1
+        self.histories += len(run.task_results)
+        for task in run.task_results:
+            for step in task.step_results:
+                for gate in step.gate_events:
+                    self.resolutions[gate.resolution] = self.resolutions.get(gate.resolution, 0) + 1
+        self.not_run += _count(run.adapter.config.get("calls_not_run"))
+        named = run.adapter.config.get("denials_of_tools_not_named")
+        self.denials_not_named += named if isinstance(named, int) else 0
+
+    def summary(self, output: str) -> str:
+        gates = sum(self.resolutions.values())
+        by_resolution = ", ".join(f"{count} {name}" for name, count in sorted(self.resolutions.items()))
+        unnamed = (
+            f"; {self.denials_not_named} denied call(s) of tools not named by --approval-tool are not gates "
+            "(name every tool that required approval)"
+            if self.denials_not_named
+            else ""
+        )
+        return (
+            f"wrote {self.runs} run(s) ({self.histories} history/histories) to {output}: {gates} gate event(s)"
+            f"{f' ({by_resolution})' if gates else ''}, {self.not_run} requested call(s) that did not run kept in "
+            "adapter.config.calls_not_run; opened_at, resolved_at, decision_latency_ms and overseers are not "
+            f"recorded by Pydantic AI and are left null/empty{unnamed}"
+        )
+
+
+def _count(value: Any) -> int:
+    return len(value) if isinstance(value, list) else 0
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPydanticAIOptions:
+    """The parsed command line of ``evalscore import pydantic-ai``."""
+
+    histories: tuple[str, ...]
+    output: str
+    approval_tools: tuple[str, ...]
+    suite: str | None
+    max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES
+
+
+def run_import_pydantic_ai(options: ImportPydanticAIOptions) -> int:
+    """Import every history file; write OUT only when all of them import. Returns the exit code."""
+    tools = frozenset(options.approval_tools)
+
+    def import_one(path: str, suite: EvalSuite | None, tick: Callable[[], None]) -> Run:
+        return import_pydantic_ai_history(
+            path, approval_tools=tools, suite=suite, max_document_bytes=options.max_document_bytes, on_history=tick
+        )
+
+    tally = _PydanticAITally()
+    job = ImportJob(
+        PROG, options.histories, options.output, options.suite, import_one, tally, "histories", "history file"
+    )
+    return run_import(job)
+
+
+def _check_tools(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    for value in values:
+        if not value.strip():
+            raise click.BadParameter("a tool name cannot be empty")
+    return values
+
+
+@click.command("pydantic-ai")
+@click.argument("histories", nargs=-1, required=True, type=click.Path())
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(allow_dash=True, readable=False),
+    metavar="OUT",
+    help="The JSONL file to write, one Run per history file, or - for standard output; written only when every "
+    "file imports. A symbolic link is written through; a device, FIFO, socket, directory or an input is refused.",
+)
+@click.option(
+    "--approval-tool",
+    "approval_tools",
+    multiple=True,
+    callback=_check_tools,
+    metavar="NAME",
+    help="A tool that required approval (requires_approval=True or ApprovalRequired); repeatable. A history "
+    "does not record which tools did: each call of a named tool becomes a gate, and no other call does.",
+)
+@click.option(
+    "--suite",
+    type=click.Path(),
+    default=None,
+    help="The suite the histories answer (YAML or JSON): the run takes its id and version, and each step's "
+    "auto score is re-derived against it under v3.",
+)
+@click.option(
+    "--max-document-bytes",
+    type=click.IntRange(min=1, max=MAX_DOCUMENT_BYTES_CEILING),
+    default=DEFAULT_MAX_DOCUMENT_BYTES,
+    show_default=True,
+    help="Largest history read into memory (a JSON file, or one line of a JSONL file); a larger one is refused.",
+)
+@traceback_option
+def pydantic_ai_command(
+    histories: tuple[str, ...], output: str, approval_tools: tuple[str, ...], suite: str | None, max_document_bytes: int
+) -> None:
+    """Convert persisted Pydantic AI message histories to Runs, one JSON line per file.
+
+    A file holds one history (a JSON array of messages, as ModelMessagesTypeAdapter
+    writes it) or one per line (JSONL); each history is a task of one step. Calls
+    of the tools named by --approval-tool become gates: approved when the history
+    holds the call's successful return, denied when it records a denial, unresolved
+    when it holds no answer. Who decided and when are not in a history and stay
+    null/empty; the args of an approved call are kept as requested in
+    adapter.config (an override is not recorded), not as what ran.
+
+    Exit 0 when every file imports, 2 on a usage error, when a file cannot be read
+    or when OUT may not be written, 3 when a history cannot be mapped to a valid Run
+    without inventing data, 70 on an internal error, 143 when ended by SIGTERM.
+    """
+    options = ImportPydanticAIOptions(histories, output, approval_tools, suite, max_document_bytes)
+    sys.exit(run_import_pydantic_ai(options))

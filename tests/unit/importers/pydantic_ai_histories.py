@@ -1,0 +1,115 @@
+"""Real Pydantic AI runs, offline: a scripted model drives an agent with an approval-requiring refund
+tool and a free lookup tool; the application approves, denies, overrides and leaves a call pending,
+and saves each history exactly as users save it (``ModelMessagesTypeAdapter.dump_json``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, RunContext, ToolApproved, ToolDenied
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelMessagesTypeAdapter,
+    ModelResponse,
+    TextPart,
+    ToolCallPart,
+)
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+CONVERSATION: Final = "refund-ticket-7"
+DENIAL: Final = "not eligible: the order was never delivered"
+OVERRIDDEN_AMOUNT: Final = 15.0
+
+
+@dataclass
+class Ledger:
+    """What the tools really did, to compare with what the history says."""
+
+    refunds: list[tuple[str, float]] = field(default_factory=list)
+    lookups: list[str] = field(default_factory=list)
+
+
+def _script(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """The model: a lookup and three refunds, then a fourth refund, then its answer (by turns so far)."""
+    turns = sum(isinstance(message, ModelResponse) for message in messages)
+    if turns == 0:
+        return ModelResponse(
+            parts=[
+                TextPart("Looking up the order, then refunding."),
+                ToolCallPart("lookup", {"order_id": "A1"}, tool_call_id="call-lookup-a1"),
+                ToolCallPart("refund", {"order_id": "A1", "amount": 10.0}, tool_call_id="call-refund-a1"),
+                ToolCallPart("refund", {"order_id": "A2", "amount": 20.0}, tool_call_id="call-refund-a2"),
+                ToolCallPart("refund", '{"order_id": "A3", "amount": 30.0}', tool_call_id="call-refund-a3"),
+            ]
+        )
+    if turns == 1:
+        return ModelResponse(
+            parts=[ToolCallPart("refund", {"order_id": "A4", "amount": 40.0}, tool_call_id="call-refund-a4")]
+        )
+    return ModelResponse(parts=[TextPart("Refunds A1 and A3 issued; A2 and A4 were not.")])
+
+
+def refund_agent(ledger: Ledger) -> Agent[None, str | DeferredToolRequests]:
+    agent: Agent[None, str | DeferredToolRequests] = Agent(
+        FunctionModel(_script, model_name="scripted-refunds"),
+        output_type=[str, DeferredToolRequests],  # type: ignore[arg-type]  # pydantic-ai's union output spec
+        instructions="You are a refunds assistant.",
+    )
+
+    @agent.tool_plain
+    def lookup(order_id: str) -> dict[str, object]:
+        ledger.lookups.append(order_id)
+        return {"order_id": order_id, "status": "delivered", "total": 99.5}
+
+    @agent.tool(requires_approval=True)
+    def refund(ctx: RunContext[None], order_id: str, amount: float) -> str:
+        ledger.refunds.append((order_id, amount))
+        return f"Refunded {amount:.2f} on {order_id}"
+
+    return agent
+
+
+@dataclass(frozen=True)
+class SavedHistories:
+    """The files an application saved, and what its tools really did."""
+
+    paused: Path
+    """After the first run: the lookup ran, three refunds await approval."""
+    resumed: Path
+    """After the application approved A1, denied A2, overrode A3's amount: the model asked for A4, pending."""
+    finished: Path
+    """After the application denied A4 too (with False) and the model answered."""
+    ledger: Ledger
+
+
+def save(messages: list[ModelMessage], path: Path) -> Path:
+    path.write_bytes(ModelMessagesTypeAdapter.dump_json(messages))
+    return path
+
+
+def make_histories(directory: Path, conversation: str = CONVERSATION) -> SavedHistories:
+    """The three histories of one conversation, saved under ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    ledger = Ledger()
+    agent = refund_agent(ledger)
+    first = agent.run_sync("Refund orders A1, A2 and A3 for customer 7.", conversation_id=conversation)
+    assert isinstance(first.output, DeferredToolRequests)
+    paused = save(first.all_messages(), directory / "paused.json")
+    decisions = DeferredToolResults(
+        approvals={
+            "call-refund-a1": True,
+            "call-refund-a2": ToolDenied(DENIAL),
+            "call-refund-a3": ToolApproved(override_args={"order_id": "A3", "amount": OVERRIDDEN_AMOUNT}),
+        }
+    )
+    second = agent.run_sync(message_history=first.all_messages(), deferred_tool_results=decisions)
+    assert isinstance(second.output, DeferredToolRequests)
+    assert [call.tool_call_id for call in second.output.approvals] == ["call-refund-a4"]
+    resumed = save(second.all_messages(), directory / "resumed.json")
+    denied_too = DeferredToolResults(approvals={"call-refund-a4": False})
+    third = agent.run_sync(message_history=second.all_messages(), deferred_tool_results=denied_too)
+    assert isinstance(third.output, str)
+    finished = save(third.all_messages(), directory / "finished.json")
+    return SavedHistories(paused, resumed, finished, ledger)

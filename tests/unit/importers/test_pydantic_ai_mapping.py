@@ -1,0 +1,265 @@
+"""The Pydantic AI mapping on hand-made histories: each rule at its edge, and every refusal.
+
+The shapes are those pydantic-ai 2.x writes (tests/acceptance/test_import_pydantic_ai.py runs the
+real framework); here each message is built by hand so that one fact changes at a time.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import pytest
+
+from evalscore.importers.pydantic_ai._history import HistoryShapeError, read_history
+from evalscore.importers.pydantic_ai._step import NO_RETURN, map_history
+
+T0: Final = "2026-12-01T10:00:00Z"
+T1: Final = "2026-12-01T10:00:01.500Z"
+T2: Final = "2026-12-01T10:05:00Z"
+
+
+def call(call_id: str, tool: str = "refund", args: Any = None) -> dict[str, Any]:
+    return {"part_kind": "tool-call", "tool_name": tool, "tool_call_id": call_id, "args": args or {"id": call_id}}
+
+
+def returned(
+    call_id: str, outcome: str | None = "success", tool: str = "refund", content: Any = "ok"
+) -> dict[str, Any]:
+    part: dict[str, Any] = {
+        "part_kind": "tool-return",
+        "tool_name": tool,
+        "tool_call_id": call_id,
+        "content": content,
+        "timestamp": T1,
+    }
+    if outcome is not None:
+        part["outcome"] = outcome
+    return part
+
+
+def request(*parts: dict[str, Any], timestamp: str | None = T0, run_id: str | None = "run-1") -> dict[str, Any]:
+    return {"kind": "request", "parts": list(parts), "timestamp": timestamp, "run_id": run_id}
+
+
+def response(*parts: dict[str, Any], timestamp: str = T0, run_id: str | None = "run-1") -> dict[str, Any]:
+    return {"kind": "response", "parts": list(parts), "timestamp": timestamp, "run_id": run_id, "model_name": "m"}
+
+
+def prompt() -> dict[str, Any]:
+    return request({"part_kind": "user-prompt", "content": "refund", "timestamp": T0})
+
+
+def step_of(messages: list[dict[str, Any]], approval_tools: tuple[str, ...] = ("refund",)) -> dict[str, Any]:
+    return map_history(read_history(messages), approval_tools).step
+
+
+def refusal(messages: object, approval_tools: tuple[str, ...] = ("refund",)) -> HistoryShapeError:
+    with pytest.raises(HistoryShapeError) as refused:
+        map_history(read_history(messages), approval_tools)
+    return refused.value
+
+
+def resolutions(step: dict[str, Any]) -> list[tuple[str, str, int]]:
+    return [(gate["target_tool"], gate["resolution"], gate["task_calls_before"]) for gate in step["gate_events"]]
+
+
+def test_each_answer_to_an_approval_tool_call_gives_its_resolution() -> None:
+    messages = [
+        prompt(),
+        response(call("c1"), call("c2"), call("c3"), call("c4")),
+        request(returned("c1", "success"), returned("c2", "denied"), returned("c3", "interrupted"), run_id="run-2"),
+        response({"part_kind": "text", "content": "done"}, timestamp=T2, run_id="run-2"),
+    ]
+    step = step_of(messages)
+    assert resolutions(step) == [
+        ("refund", "approved", 0),
+        ("refund", "denied", 1),
+        ("refund", "unresolved", 1),
+        ("refund", "unresolved", 1),
+    ]
+    assert [c["tool"] for c in step["agent_tool_calls"]] == ["refund"]
+    assert step["agent_final_output"] == "done"
+
+
+def test_only_a_successful_return_is_a_call_that_ran_and_the_others_are_listed_with_why() -> None:
+    messages = [
+        prompt(),
+        response(
+            call("a", "lookup"), call("b", "lookup"), call("c", "lookup"), call("d", "lookup"), call("e", "lookup")
+        ),
+        request(
+            returned("a", "success", "lookup"), returned("b", "failed", "lookup"), returned("c", "retried", "lookup")
+        ),
+        request(returned("d", "denied", "lookup"), timestamp=T2),
+    ]
+    mapped = map_history(read_history(messages), ())
+    assert mapped.step["agent_tool_calls"] == [{"tool": "lookup", "args": {"id": "a"}, "result": "ok"}]
+    assert [(entry["call_id"], entry["reason"]) for entry in mapped.calls_not_run] == [
+        ("b", "returned outcome 'failed': the history does not say whether the tool's body ran"),
+        ("c", "returned outcome 'retried': the history does not say whether the tool's body ran"),
+        ("d", "denied"),
+        ("e", NO_RETURN),
+    ]
+    assert mapped.step["gate_events"] == []
+    assert mapped.denials_not_gated == 1
+
+
+def test_a_denial_of_a_named_tool_is_a_gate_not_an_unnamed_denial() -> None:
+    mapped = map_history(read_history([prompt(), response(call("c1")), request(returned("c1", "denied"))]), ("refund",))
+    assert mapped.denials_not_gated == 0
+    assert resolutions(mapped.step) == [("refund", "denied", 0)]
+
+
+def test_an_approved_call_keeps_no_args_and_its_request_goes_to_the_provenance() -> None:
+    messages = [prompt(), response(call("c1", args={"amount": 30})), request(returned("c1", content="Refunded 15"))]
+    mapped = map_history(read_history(messages), ("refund",))
+    assert mapped.step["agent_tool_calls"] == [{"tool": "refund", "result": "Refunded 15"}]
+    assert mapped.requested_args == [{"call_id": "c1", "tool": "refund", "requested_args": {"amount": 30}}]
+
+
+def test_a_gate_carries_no_time_no_person_and_no_approver() -> None:
+    (gate,) = step_of([prompt(), response(call("c1")), request(returned("c1"), timestamp=T2)])["gate_events"]
+    assert gate["opened_at"] is None
+    assert gate["resolved_at"] is None
+    assert gate["decision_latency_ms"] is None
+    assert gate["overseers"] == []
+    assert gate["approval_chain"] == []
+    assert gate["kind"] == "approval_request"
+    assert gate["surfaced"] == 'refund({"id":"c1"})'
+    assert "uses" not in gate
+
+
+def test_task_calls_before_counts_the_calls_that_ran_earlier_in_the_model_s_order() -> None:
+    messages = [
+        prompt(),
+        response(call("l1", "lookup"), call("r1"), call("l2", "lookup"), call("r2")),
+        request(returned("l1", tool="lookup"), returned("l2", tool="lookup"), returned("r1", "denied"), returned("r2")),
+    ]
+    step = step_of(messages)
+    assert resolutions(step) == [("refund", "denied", 1), ("refund", "approved", 2)]
+    assert [c["tool"] for c in step["agent_tool_calls"]] == ["lookup", "lookup", "refund"]
+
+
+def test_args_sent_as_json_text_are_read_as_the_object_they_hold_and_other_text_is_kept() -> None:
+    messages = [
+        prompt(),
+        response(call("a", "lookup", '{"id": "A1"}'), call("b", "lookup", "not json"), call("c", "lookup", "[1]")),
+        request(*(returned(i, tool="lookup") for i in "abc")),
+    ]
+    assert [c["args"] for c in step_of(messages, ())["agent_tool_calls"]] == [{"id": "A1"}, "not json", "[1]"]
+
+
+def test_latency_runs_from_the_earliest_to_the_latest_recorded_timestamp() -> None:
+    messages = [prompt(), response(call("c1"), timestamp=T1), request(returned("c1"), timestamp=T2)]
+    assert step_of(messages)["latency_ms"] == 300_000.0
+
+
+def test_a_history_with_fewer_than_two_timestamps_is_refused_not_given_a_latency() -> None:
+    lone = [request({"part_kind": "user-prompt", "content": "x"}, timestamp=T0), response(call("c1"), timestamp=T0)]
+    lone[1]["timestamp"] = None
+    assert "fewer than two timestamps" in refusal(lone).reason
+
+
+def test_the_final_output_is_the_text_of_the_last_response() -> None:
+    messages = [
+        prompt(),
+        response({"part_kind": "text", "content": "first "}, call("c1")),
+        request(returned("c1")),
+        response(call("c2")),
+    ]
+    assert step_of(messages)["agent_final_output"] == ""
+    messages.append(response({"part_kind": "text", "content": "a"}, {"part_kind": "text", "content": "b"}))
+    assert step_of(messages)["agent_final_output"] == "ab"
+
+
+@pytest.mark.parametrize("outcome", ["failed", "retried"])
+def test_a_named_tool_call_that_failed_or_was_retried_refuses_the_history(outcome: str) -> None:
+    error = refusal([prompt(), response(call("c1")), request(returned("c1", outcome))])
+    assert error.pointer == "/2/parts/0"
+    assert f"has outcome {outcome!r}" in error.reason
+
+
+def test_a_return_without_an_outcome_refuses_a_named_tool_and_counts_as_run_for_others() -> None:
+    legacy = [
+        prompt(),
+        response(call("c1"), call("l1", "lookup")),
+        request(returned("c1", None), returned("l1", None, "lookup")),
+    ]
+    error = refusal(legacy)
+    assert error.pointer == "/2/parts/0"
+    assert "records no outcome" in error.reason
+    step = step_of(legacy, ())
+    assert [c["tool"] for c in step["agent_tool_calls"]] == ["refund", "lookup"]
+
+
+def test_a_legacy_retry_prompt_is_a_retried_return() -> None:
+    retry = {
+        "part_kind": "retry-prompt",
+        "tool_name": "lookup",
+        "tool_call_id": "l1",
+        "content": "bad",
+        "timestamp": T1,
+    }
+    mapped = map_history(read_history([prompt(), response(call("l1", "lookup")), request(retry)]), ())
+    assert mapped.step["agent_tool_calls"] == []
+    assert mapped.calls_not_run[0]["reason"].startswith("returned outcome 'retried'")
+
+
+@pytest.mark.parametrize(
+    ("messages", "pointer", "words"),
+    [
+        ({"kind": "request"}, "", "a history is a JSON array of messages, not an object"),
+        ([[]], "/0", "a message is a JSON object, not an array"),
+        ([{"kind": "system", "parts": []}], "/0/kind", "request or response, not 'system'"),
+        ([{"kind": "request", "parts": {}}], "/0/parts", "parts are an array, not an object"),
+        ([request("x")], "/0/parts/0", "a message part is a JSON object, not a text"),  # type: ignore[arg-type]
+        ([request({"content": "x"})], "/0/parts/0/part_kind", "part_kind is text, not null"),
+        ([response({"part_kind": "text", "content": 3})], "/0/parts/0/content", "content is text, not a number"),
+        ([response(call("c1"), call("c1"))], "/0/parts/1/tool_call_id", "tool call id 'c1' is used twice"),
+        (
+            [response({"part_kind": "tool-call", "tool_name": "t", "tool_call_id": ""})],
+            "/0/parts/0/tool_call_id",
+            "non-empty",
+        ),
+        (
+            [response({"part_kind": "tool-call", "tool_call_id": "c"})],
+            "/0/parts/0/tool_name",
+            "non-empty text, not null",
+        ),
+        ([response(call("c1")), request(returned("c1", "lost"))], "/1/parts/0/outcome", "unknown tool outcome 'lost'"),
+        ([response(call("c1")), request(returned("c1"), returned("c1"))], "/1/parts/1", "a second return"),
+        ([request(returned("zz"))], "/0/parts/0", "returns for tool call 'zz', which no response made"),
+        ([response(call("c1")), request(returned("c1", tool="other"))], "/1/parts/0", "under the name 'other'"),
+        ([request(timestamp="2026-12-01T10:00:00")], "/0/timestamp", "is not RFC 3339 with a UTC offset"),
+        ([request(timestamp="2026-02-30T10:00:00Z")], "/0/timestamp", "is not RFC 3339 with a UTC offset"),
+        ([request(timestamp=5)], "/0/timestamp", "a timestamp is text, not a number"),  # type: ignore[arg-type]
+        ([request(run_id=7)], "/0/run_id", "run_id is text or null, not a number"),  # type: ignore[arg-type]
+    ],
+)
+def test_a_history_the_mapping_cannot_read_honestly_is_refused_where_it_breaks(
+    messages: object, pointer: str, words: str
+) -> None:
+    error = refusal(messages)
+    assert error.pointer == pointer
+    assert words in error.reason
+
+
+def test_part_kinds_the_mapping_does_not_read_are_passed_over() -> None:
+    messages = [
+        request({"part_kind": "system-prompt", "content": "s"}, {"part_kind": "instruction-delta", "id": 1}),
+        response({"part_kind": "thinking", "content": "hm"}, call("c1")),
+        request(returned("c1"), timestamp=T2),
+    ]
+    assert resolutions(step_of(messages)) == [("refund", "approved", 0)]
+
+
+def test_the_history_s_ids_models_and_message_count_are_read_once_each_in_order() -> None:
+    messages = [
+        {**prompt(), "conversation_id": "conv"},
+        {**response(call("c1")), "conversation_id": "conv", "model_name": "m1"},
+        {**request(returned("c1"), run_id="run-2"), "conversation_id": None},
+        {**response(run_id="run-2"), "model_name": "m2"},
+    ]
+    history = read_history(messages)
+    assert (history.conversation_ids, history.run_ids, history.models) == (["conv"], ["run-1", "run-2"], ["m1", "m2"])
+    assert history.messages == 4
