@@ -10,7 +10,7 @@ would give, and only files whose names announce a format are taken from it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import IO, Any, Final
+from typing import IO, Final
 
 from evalscore.inputs.errors import os_reason
 from evalscore.inputs.paths import FileKey, SourceFile, classify, expand_paths
@@ -31,14 +31,17 @@ def expand_url(url: str, skip: frozenset[FileKey]) -> Iterator[SourceFile]:
         return
     try:
         filesystem, root = url_to_fs(url)
-        local = isinstance(filesystem, LocalFileSystem)
-        info = None if local else filesystem.info(root)
-        found = filesystem.find(root, detail=True) if info is not None and info.get("type") == "directory" else None
-    except Exception as error:  # each protocol's package raises its own errors
+    except Exception as error:  # an unknown protocol, or its package missing
         yield _unreadable(url, _reason(error))
         return
-    if local:
-        yield from expand_paths([root], skip)
+    if isinstance(filesystem, LocalFileSystem):
+        yield from expand_paths([root], skip)  # file://: the local path, with every guard a path has
+        return
+    try:
+        is_directory = filesystem.info(root).get("type") == "directory"
+        found = filesystem.find(root) if is_directory else None  # files only, at any depth
+    except Exception as error:  # each protocol's package raises its own errors
+        yield _unreadable(url, _reason(error))
         return
     if found is None:
         fmt, gzipped = classify(url) or ("sniff", url.lower().endswith(".gz"))
@@ -47,18 +50,14 @@ def expand_url(url: str, skip: frozenset[FileKey]) -> Iterator[SourceFile]:
     yield from _listed(url, root, found)
 
 
-def _listed(url: str, root: str, found: dict[str, dict[str, Any]]) -> Iterator[SourceFile]:
+def _listed(url: str, root: str, found: list[str]) -> Iterator[SourceFile]:
     prefix = root.rstrip("/") + "/"
     walk_order = sorted((_walk_key(name[len(prefix) :]), name) for name in found if name.startswith(prefix))
     for _, name in walk_order:
         relative = name[len(prefix) :]
         announced = classify(relative)
-        if announced is None:
-            continue
-        file_url = url.rstrip("/") + "/" + relative
-        kind = found[name].get("type")
-        problem = None if kind == "file" else f"{kind}, not a file: skipped"
-        yield SourceFile(file_url, *announced, problem=problem, walked=True)
+        if announced is not None:
+            yield SourceFile(url.rstrip("/") + "/" + relative, *announced)
 
 
 def _walk_key(relative: str) -> tuple[tuple[int, str], ...]:
