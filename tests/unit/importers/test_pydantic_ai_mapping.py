@@ -263,3 +263,113 @@ def test_the_history_s_ids_models_and_message_count_are_read_once_each_in_order(
     history = read_history(messages)
     assert (history.conversation_ids, history.run_ids, history.models) == (["conv"], ["run-1", "run-2"], ["m1", "m2"])
     assert history.messages == 4
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        (None, "null"),
+        (True, "a boolean"),
+        (3, "a number"),
+        (1.5, "a number"),
+        ([], "an array"),
+        ({}, "an object"),
+        ("", "an empty text"),
+    ],
+)
+def test_a_refusal_says_what_kind_of_value_it_found(value: object, kind: str) -> None:
+    error = refusal([response({"part_kind": "tool-call", "tool_name": "t", "tool_call_id": value})])
+    assert error.reason == f"tool_call_id is a non-empty text, not {kind}"
+    assert str(error) == f"/0/parts/0/tool_call_id: tool_call_id is a non-empty text, not {kind}"
+
+
+def test_a_refusal_of_the_whole_history_is_at_the_root_pointer() -> None:
+    error = refusal("not a history")
+    assert (error.pointer, str(error)) == ("", "/: a history is a JSON array of messages, not a text")
+
+
+def test_an_unknown_outcome_is_refused_naming_the_known_ones() -> None:
+    error = refusal([response(call("c1")), request(returned("c1", "lost"))])
+    assert error.reason == "unknown tool outcome 'lost' (known: success, failed, denied, interrupted, retried)"
+
+
+@pytest.mark.parametrize(
+    ("messages", "pointer"),
+    [
+        ([{**request(), "conversation_id": 5}], "/0/conversation_id"),
+        ([{**response(), "model_name": 5}], "/0/model_name"),
+        ([response({"part_kind": 5})], "/0/parts/0/part_kind"),
+        ([response(call("c1")), request({**returned("c1"), "tool_call_id": 5})], "/1/parts/0/tool_call_id"),
+        ([response(call("c1")), request({**returned("c1"), "tool_name": 5})], "/1/parts/0/tool_name"),
+        ([response({**returned("c1"), "part_kind": "builtin-tool-return", "tool_name": 5})], "/0/parts/0/tool_name"),
+    ],
+)
+def test_each_field_read_is_refused_at_its_own_pointer(messages: object, pointer: str) -> None:
+    error = refusal(messages)
+    assert error.pointer == pointer
+    assert error.reason.endswith("not a number")
+
+
+def test_a_provider_s_built_in_tool_answered_in_the_response_is_a_call_that_ran() -> None:
+    search = {"part_kind": "builtin-tool-call", "tool_name": "web_search", "tool_call_id": "b1", "args": {"q": "x"}}
+    answer = {**returned("b1", tool="web_search", content=["hit"]), "part_kind": "builtin-tool-return"}
+    step = step_of([prompt(), response(search, answer, timestamp=T2)], ())
+    assert step["agent_tool_calls"] == [{"tool": "web_search", "args": {"q": "x"}, "result": ["hit"]}]
+
+
+def test_a_retry_prompt_without_a_tool_is_feedback_to_the_model_not_a_return() -> None:
+    feedback = {"part_kind": "retry-prompt", "tool_name": None, "content": "answer in JSON", "timestamp": T1}
+    step = step_of([prompt(), response(call("c1")), request(feedback), request(returned("c1"), timestamp=T2)])
+    assert resolutions(step) == [("refund", "approved", 0)]
+
+
+def test_args_holding_a_lone_surrogate_are_kept_as_the_text_given() -> None:
+    lone = '{"note": "\ud800"}'
+    step = step_of([prompt(), response(call("l1", "lookup", lone)), request(returned("l1", tool="lookup"))], ())
+    assert step["agent_tool_calls"][0]["args"] == lone
+
+
+def test_surfaced_shows_the_requested_args_as_canonical_json_or_as_given_when_json_cannot_hold_them() -> None:
+    messages = [prompt(), response(call("c1", args={"b": 1, "a": 2}), call("c2", args={"n": 2**70})), request()]
+    surfaced = [gate["surfaced"] for gate in step_of(messages)["gate_events"]]
+    assert surfaced == ['refund({"a":2,"b":1})', "refund({'n': 1180591620717411303424})"]
+
+
+def test_a_gate_says_which_call_was_deferred_and_why_it_is_a_gate() -> None:
+    (gate,) = step_of([prompt(), response(call("c9")), request(timestamp=T2)])["gate_events"]
+    assert gate["reason"] == "Pydantic AI deferred tool call c9 for approval (refund named by --approval-tool)"
+    assert gate["target_tool"] == "refund"
+
+
+def test_the_refusals_of_an_unclear_answer_to_a_named_call_say_why() -> None:
+    legacy = refusal([prompt(), response(call("c1")), request(returned("c1", None))])
+    assert legacy.reason == (
+        "the return of 'refund' call 'c1' records no outcome (a Pydantic AI version before outcomes were "
+        "recorded): an approval cannot be told from a denial"
+    )
+    retried = refusal([prompt(), response(call("c1")), request(returned("c1", "retried"))])
+    assert retried.reason == (
+        "the return of 'refund' call 'c1' has outcome 'retried': the history does not say whether the call was "
+        "approved and then failed, or stopped before approval was asked"
+    )
+
+
+def test_two_timestamps_are_enough_for_a_latency_and_one_is_refused_at_the_root() -> None:
+    two = [request({"part_kind": "user-prompt", "content": "x"}, timestamp=T0), response(timestamp=T1)]
+    assert step_of(two)["latency_ms"] == 1500.0
+    two[1]["timestamp"] = None
+    error = refusal(two)
+    assert (error.pointer, error.reason) == (
+        "",
+        "the history records fewer than two timestamps: its latency cannot be derived",
+    )
+
+
+def test_a_call_that_did_not_run_is_listed_with_its_tool_reason_and_requested_args() -> None:
+    messages = [prompt(), response(call("c1", args={"amount": 5})), request(returned("c1", "denied"), timestamp=T2)]
+    mapped = map_history(read_history(messages), ("refund",))
+    assert mapped.calls_not_run == [
+        {"call_id": "c1", "tool": "refund", "reason": "denied", "requested_args": {"amount": 5}}
+    ]
+    assert sorted(mapped.step) == ["agent_final_output", "agent_tool_calls", "auto_score", "gate_events", "latency_ms"]
+    assert mapped.step["auto_score"] is None

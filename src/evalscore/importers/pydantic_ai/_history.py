@@ -38,25 +38,20 @@ class HistoryShapeError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class ToolCallRecord:
-    """A call the model asked for, at its place in the model's sequence of calls."""
+    """A call the model asked for (``History.calls`` keeps them in the model's order)."""
 
-    position: int
     call_id: str
     tool: str
     args: Any
-    run_id: str | None
-    pointer: str
 
 
 @dataclass(frozen=True, slots=True)
 class ToolReturnRecord:
     """What the history holds in answer to a call: its content and outcome (None when not recorded)."""
 
-    call_id: str
     tool: str
     content: Any
     outcome: Outcome | None
-    run_id: str | None
     pointer: str
 
 
@@ -98,25 +93,23 @@ def _read_message(message: object, path: tuple[str | int, ...], history: History
     parts = message.get("parts")
     if not isinstance(parts, list):
         raise HistoryShapeError(pointer_of((*path, "parts")), f"a message's parts are an array, not {_kind(parts)}")
-    run_id = _optional_text(message, "run_id", path)
-    _note(history.run_ids, run_id)
+    _note(history.run_ids, _optional_text(message, "run_id", path))
     _note(history.conversation_ids, _optional_text(message, "conversation_id", path))
     _timestamp(message, path, history)
     if kind == "response":
         _note(history.models, _optional_text(message, "model_name", path))
         texts: list[str] = []
         for index, part in enumerate(parts):
-            _read_response_part(part, (*path, "parts", index), run_id, history, seen_calls, texts)
+            _read_response_part(part, (*path, "parts", index), history, seen_calls, texts)
         history.final_text = "".join(texts)
     else:
         for index, part in enumerate(parts):
-            _read_request_part(part, (*path, "parts", index), run_id, history)
+            _read_request_part(part, (*path, "parts", index), history)
 
 
 def _read_response_part(
     part: object,
     path: tuple[str | int, ...],
-    run_id: str | None,
     history: History,
     seen_calls: set[str],
     texts: list[str],
@@ -135,30 +128,26 @@ def _read_response_part(
         if call_id in seen_calls:
             raise HistoryShapeError(pointer_of((*path, "tool_call_id")), f"tool call id {call_id!r} is used twice")
         seen_calls.add(call_id)
-        tool = _required_text(part, "tool_name", path)
-        position = len(history.calls)
-        history.calls.append(ToolCallRecord(position, call_id, tool, part.get("args"), run_id, pointer_of(path)))
+        history.calls.append(ToolCallRecord(call_id, _required_text(part, "tool_name", path), part.get("args")))
     elif part_kind in RETURN_KINDS:  # a provider's built-in tool answers in the response itself
-        _read_return(part, path, run_id, history, part_kind)
+        _read_return(part, path, history, part_kind)
 
 
-def _read_request_part(part: object, path: tuple[str | int, ...], run_id: str | None, history: History) -> None:
+def _read_request_part(part: object, path: tuple[str | int, ...], history: History) -> None:
     part_kind = _part_kind(part, path)
     assert isinstance(part, Mapping)
     if part_kind in RETURN_KINDS or (part_kind == LEGACY_RETRY and part.get("tool_name") is not None):
-        _read_return(part, path, run_id, history, part_kind)
+        _read_return(part, path, history, part_kind)
     _part_timestamp(part, path, history)
 
 
-def _read_return(
-    part: Mapping[str, Any], path: tuple[str | int, ...], run_id: str | None, history: History, part_kind: str
-) -> None:
+def _read_return(part: Mapping[str, Any], path: tuple[str | int, ...], history: History, part_kind: str) -> None:
     call_id = _required_text(part, "tool_call_id", path)
     tool = _required_text(part, "tool_name", path)
     outcome = _outcome("retried" if part_kind == LEGACY_RETRY else part.get("outcome"), path)
     if call_id in history.returns:
         raise HistoryShapeError(pointer_of(path), f"a second return for tool call {call_id!r}")
-    history.returns[call_id] = ToolReturnRecord(call_id, tool, part.get("content"), outcome, run_id, pointer_of(path))
+    history.returns[call_id] = ToolReturnRecord(tool, part.get("content"), outcome, pointer_of(path))
 
 
 def _outcome(value: object, path: tuple[str | int, ...]) -> Outcome | None:
@@ -203,7 +192,8 @@ def _part_timestamp(part: Mapping[str, Any], path: tuple[str | int, ...], histor
 def _required_text(part: Mapping[str, Any], key: str, path: tuple[str | int, ...]) -> str:
     value = part.get(key)
     if not isinstance(value, str) or not value:
-        raise HistoryShapeError(pointer_of((*path, key)), f"{key} is a non-empty text, not {_kind(value)}")
+        found = "an empty text" if value == "" else _kind(value)
+        raise HistoryShapeError(pointer_of((*path, key)), f"{key} is a non-empty text, not {found}")
     return value
 
 
@@ -222,10 +212,13 @@ def _note(seen: list[str], value: str | None) -> None:
 
 
 def _kind(value: object) -> str:
+    """What a JSON value is, in the words of a message."""
     if value is None:
         return "null"
-    names = {dict: "an object", list: "an array", str: "a text", bool: "a boolean", int: "a number", float: "a number"}
-    for python_type, name in names.items():
-        if isinstance(value, python_type):
-            return name
-    return "an object" if isinstance(value, Mapping) else type(value).__name__
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a text"
+    return "an array" if isinstance(value, list) else "an object"

@@ -20,7 +20,7 @@ The rules (docs/pydantic-ai-import.md has the reasons):
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 import orjson
@@ -38,48 +38,52 @@ NOT_RUN_REASONS: Final = {
 NO_RETURN: Final = "no return recorded (the history ends with the call pending)"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class MappedHistory:
     """A history mapped: its step (a Run step document without ``step_n``) and its provenance."""
 
     step: dict[str, Any]
-    calls_not_run: list[dict[str, Any]] = field(default_factory=list)
-    requested_args: list[dict[str, Any]] = field(default_factory=list)
-    denials_not_gated: int = 0
+    calls_not_run: list[dict[str, Any]]
+    requested_args: list[dict[str, Any]]
+    denials_not_gated: int
 
 
 def map_history(history: History, approval_tools: Collection[str]) -> MappedHistory:
     """The step of one history; raises ``HistoryShapeError`` where the history cannot be mapped honestly."""
     ran: list[dict[str, Any]] = []
     gates: list[dict[str, Any]] = []
-    mapped = MappedHistory(step={})
+    not_run: list[dict[str, Any]] = []
+    requested_args: list[dict[str, Any]] = []
+    denials_not_gated = 0
     for call in history.calls:
         returned = history.returns.get(call.call_id)
         if returned is not None and returned.tool != call.tool:
-            raise HistoryShapeError(
-                returned.pointer,
-                f"returns for tool call {call.call_id!r} of {call.tool!r} under the name {returned.tool!r}",
-            )
+            reason = f"returns for tool call {call.call_id!r} of {call.tool!r} under the name {returned.tool!r}"
+            raise HistoryShapeError(returned.pointer, reason)
         gated = call.tool in approval_tools
         outcome = _outcome(call, returned, gated)
         if gated:
             gates.append(_gate(call, returned, calls_before=len(ran)))
-        if outcome == "success":
-            ran.append(_ran_call(call, returned, gated, mapped))
+        if returned is not None and outcome == "success":
+            if gated:  # what ran may be an override of the request: only the request is recorded
+                requested_args.append({"call_id": call.call_id, "tool": call.tool, "requested_args": _args(call.args)})
+                ran.append({"tool": call.tool, "result": returned.content})
+            else:
+                ran.append({"tool": call.tool, "args": _args(call.args), "result": returned.content})
         else:
             reason = NO_RETURN if outcome is None else NOT_RUN_REASONS[outcome]
-            mapped.calls_not_run.append(
+            not_run.append(
                 {"call_id": call.call_id, "tool": call.tool, "reason": reason, "requested_args": _args(call.args)}
             )
-            mapped.denials_not_gated += outcome == "denied" and not gated
-    mapped.step = {
+            denials_not_gated += outcome == "denied" and not gated
+    step = {
         "agent_tool_calls": ran,
         "agent_final_output": history.final_text,
         "latency_ms": latency_ms(history),
         "auto_score": None,
         "gate_events": gates,
     }
-    return mapped
+    return MappedHistory(step, not_run, requested_args, denials_not_gated)
 
 
 def _outcome(call: ToolCallRecord, returned: ToolReturnRecord | None, gated: bool) -> str | None:
@@ -124,16 +128,6 @@ def _resolution(call: ToolCallRecord, returned: ToolReturnRecord | None) -> str:
         f"the return of {call.tool!r} call {call.call_id!r} has outcome {returned.outcome!r}: the history does not "
         "say whether the call was approved and then failed, or stopped before approval was asked",
     )
-
-
-def _ran_call(
-    call: ToolCallRecord, returned: ToolReturnRecord | None, gated: bool, mapped: MappedHistory
-) -> dict[str, Any]:
-    assert returned is not None
-    if gated:
-        mapped.requested_args.append({"call_id": call.call_id, "tool": call.tool, "requested_args": _args(call.args)})
-        return {"tool": call.tool, "result": returned.content}
-    return {"tool": call.tool, "args": _args(call.args), "result": returned.content}
 
 
 def _args(args: Any) -> Any:
