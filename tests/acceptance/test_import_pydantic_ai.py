@@ -91,10 +91,10 @@ def test_approved_denied_overridden_and_pending_calls_are_mapped_field_by_field(
 ) -> None:
     run = run_of(pydantic_ai_histories.resumed, tmp_path, "--approval-tool", "refund")
     assert gates(run) == [
-        ("refund", "approved", 1),  # A1: after the lookup
-        ("refund", "denied", 2),  # A2: after the lookup and A1
-        ("refund", "approved", 2),  # A3 (overridden): A2 did not run
-        ("refund", "unresolved", 3),  # A4: asked for after the resume, never decided
+        ("refund", "approved", 1),  # A1..A3 were decided together, after the lookup ran
+        ("refund", "denied", 1),
+        ("refund", "approved", 1),  # A3: approved with other args
+        ("refund", "unresolved", 3),  # A4: asked for after the resume (lookup, A1, A3 had run), never decided
     ]
     assert calls(run)[1:] == [
         {"tool": "refund", "result": "Refunded 10.00 on A1"},
@@ -246,7 +246,7 @@ def test_with_a_suite_the_run_joins_it_and_v3_compliance_is_re_derived(
 ) -> None:
     suite = tmp_path / "suite.yaml"
     suite.write_text(SUITE_YAML)
-    run = run_of(pydantic_ai_histories.finished, tmp_path, "--approval-tool", "refund", "--suite", str(suite))
+    run = run_of(pydantic_ai_histories.resumed, tmp_path, "--approval-tool", "refund", "--suite", str(suite))
     assert (run.suite_id, run.suite_version, run.scoring_model) == ("refund-agent", "1.0.0", "v3")
     (step,) = run.task_results[0].step_results
     assert step.auto_score is not None
@@ -255,7 +255,7 @@ def test_with_a_suite_the_run_joins_it_and_v3_compliance_is_re_derived(
     assert step.auto_score.gates.mandated.violated == []
     out = tmp_path / "runs.jsonl"
     with_suite = ("--approval-tool", "refund", "--suite", str(suite))
-    assert imported(str(pydantic_ai_histories.finished), "-o", str(out), *with_suite).exit_code == 0
+    assert imported(str(pydantic_ai_histories.resumed), "-o", str(out), *with_suite).exit_code == 0
     scored = CliRunner().invoke(main, ["score", str(out), "--suite", str(suite), "--format", "json"])
     assert scored.exit_code == 0, scored.output
     rates = json.loads(scored.stdout)["counts"]["mandated_compliance_rate"]
@@ -343,3 +343,78 @@ def test_an_empty_approval_tool_name_is_a_usage_error(tmp_path: Path) -> None:
     result = imported(str(tmp_path / "h.json"), "-o", str(tmp_path / "out.jsonl"), "--approval-tool", " ")
     assert result.exit_code == 2
     assert "a tool name cannot be empty" in result.stderr
+
+
+def test_after_a_later_run_merged_its_requests_the_gates_keep_their_decisions_and_lose_their_place(
+    pydantic_ai_histories: Any, tmp_path: Path
+) -> None:
+    """Resuming again makes pydantic-ai merge the first pause's requests (their run ids are dropped): the
+    decisions still show, the place of those gates in the action sequence does not, and is null."""
+    run = run_of(pydantic_ai_histories.finished, tmp_path, "--approval-tool", "refund")
+    assert gates(run) == [
+        ("refund", "approved", None),
+        ("refund", "denied", None),
+        ("refund", "approved", None),
+        ("refund", "denied", 3),  # A4's pause and answer are still recorded by their runs
+    ]
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(SUITE_YAML)
+    out = tmp_path / "with-suite.jsonl"
+    options = ("--approval-tool", "refund", "--suite", str(suite))
+    refused = imported(str(pydantic_ai_histories.finished), "-o", str(out), *options)
+    assert refused.exit_code == 3  # mandated compliance needs the order: not derivable, so not written
+    assert "task_calls_before: null" in refused.stderr
+    assert not out.exists()
+
+
+@pytest.fixture(scope="module")
+def other_flows(pydantic_ai_runs: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    directory = tmp_path_factory.mktemp("pydantic-ai-flows")
+    ledger = pydantic_ai_runs.Ledger()
+    flows = {
+        "inside": pydantic_ai_runs.decided_inside_the_run(directory),
+        "conditional": pydantic_ai_runs.approval_only_above_a_limit(directory),
+        "final": pydantic_ai_runs.final_result_beside_a_refund(directory, ledger),
+        "moved_on": pydantic_ai_runs.moved_on_with_a_new_prompt(directory),
+    }
+    assert ledger.refunds == []  # the refund beside the final result never ran
+    return flows
+
+
+@pytest.mark.parametrize("flow", ["inside", "conditional"])
+def test_a_call_answered_inside_its_own_run_is_refused_not_taken_for_a_person_s_approval(
+    other_flows: dict[str, Path], flow: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "out.jsonl"
+    result = imported(str(other_flows[flow]), "-o", str(out), "--approval-tool", "refund")
+    assert result.exit_code == 3
+    assert "cannot say who decided: it was answered inside the run that made it" in result.stderr
+    assert not out.exists()
+
+
+def test_a_call_beside_the_final_result_never_ran_and_is_no_gate(other_flows: dict[str, Path], tmp_path: Path) -> None:
+    run = run_of(other_flows["final"], tmp_path, "--approval-tool", "refund")
+    assert gates(run) == []
+    assert calls(run) == []
+    (not_run,) = run.adapter.config["calls_not_run"]
+    assert (not_run["call_id"], not_run["reason"]) == (
+        "call-c1",
+        "not executed: the run had already produced its final result",
+    )
+    assert [entry["what"] for entry in run.adapter.config["calls_not_task_calls"]] == ["output tool"]
+    assert run.task_results[0].step_results[0].agent_final_output == '{"text":"Refunded."}'
+
+
+def test_a_call_abandoned_for_a_new_prompt_is_unresolved(other_flows: dict[str, Path], tmp_path: Path) -> None:
+    run = run_of(other_flows["moved_on"], tmp_path, "--approval-tool", "refund")
+    assert gates(run) == [("refund", "unresolved", 0)]
+    assert calls(run) == []
+
+
+def test_max_document_bytes_bounds_each_history(pydantic_ai_histories: Any, tmp_path: Path) -> None:
+    size = len(pydantic_ai_histories.paused.read_bytes())
+    out = tmp_path / "out.jsonl"
+    assert imported(str(pydantic_ai_histories.paused), "-o", str(out), "--max-document-bytes", str(size)).exit_code == 0
+    refused = imported(str(pydantic_ai_histories.paused), "-o", str(out), "--max-document-bytes", str(size - 1))
+    assert refused.exit_code == 2
+    assert "ES006" in refused.stderr

@@ -99,3 +99,12 @@ def test_a_url_that_cannot_be_opened_is_an_os_error_with_the_reason() -> None:
         open_url("memory://no-such-bucket/b.json")
     with pytest.raises(OSError, match=r"^protocol not known: nosuchprotocol$"):
         open_url("nosuchprotocol://x/y.json")
+
+
+def test_a_folder_name_ending_in_a_letter_the_slash_strip_could_eat_is_kept_whole() -> None:
+    MEMORY.pipe_file("/logsX/runs.jsonl", b"")
+    try:
+        for url in ("memory://logsX", "memory://logsX/"):
+            assert list(expand_url(url, frozenset())) == [SourceFile("memory://logsX/runs.jsonl", "jsonl", False)]
+    finally:
+        MEMORY.rm("/logsX", recursive=True)

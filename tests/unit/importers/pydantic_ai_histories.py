@@ -8,13 +8,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, RunContext, ToolApproved, ToolDenied
+from pydantic import BaseModel
+from pydantic_ai import (
+    Agent,
+    ApprovalRequired,
+    DeferredToolRequests,
+    DeferredToolResults,
+    RunContext,
+    ToolApproved,
+    ToolDenied,
+)
+from pydantic_ai.capabilities import HandleDeferredToolCalls
 from pydantic_ai.messages import (
     ModelMessage,
     ModelMessagesTypeAdapter,
     ModelResponse,
     TextPart,
     ToolCallPart,
+    repair_messages,
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
@@ -113,3 +124,88 @@ def make_histories(directory: Path, conversation: str = CONVERSATION) -> SavedHi
     assert isinstance(third.output, str)
     finished = save(third.all_messages(), directory / "finished.json")
     return SavedHistories(paused, resumed, finished, ledger)
+
+
+def _one_refund_then_done(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    if not any(isinstance(message, ModelResponse) for message in messages):
+        return ModelResponse(parts=[ToolCallPart("refund", {"order_id": "B1", "amount": 5.0}, tool_call_id="call-b1")])
+    return ModelResponse(parts=[TextPart("done")])
+
+
+def decided_inside_the_run(directory: Path) -> Path:
+    """A ``HandleDeferredToolCalls`` handler approves every call within the run: a program, no pause."""
+    agent: Agent[None, str] = Agent(
+        FunctionModel(_one_refund_then_done, model_name="scripted"),
+        capabilities=[HandleDeferredToolCalls(handler=lambda ctx, requests: requests.build_results(approve_all=True))],
+    )
+
+    @agent.tool(requires_approval=True)
+    def refund(ctx: RunContext[None], order_id: str, amount: float) -> str:
+        return f"Refunded {amount:.2f} on {order_id}"
+
+    return save(agent.run_sync("Refund B1.").all_messages(), directory / "decided-inside.json")
+
+
+def approval_only_above_a_limit(directory: Path) -> Path:
+    """The tool asks for approval only above 100: a 5.0 refund runs with no approval asked."""
+    agent: Agent[None, str | DeferredToolRequests] = Agent(
+        FunctionModel(_one_refund_then_done, model_name="scripted"),
+        output_type=[str, DeferredToolRequests],  # type: ignore[arg-type]
+    )
+
+    @agent.tool
+    def refund(ctx: RunContext[None], order_id: str, amount: float) -> str:
+        if amount > 100 and not ctx.tool_call_approved:
+            raise ApprovalRequired
+        return f"Refunded {amount:.2f} on {order_id}"
+
+    return save(agent.run_sync("Refund B1.").all_messages(), directory / "conditional.json")
+
+
+class Answer(BaseModel):
+    text: str
+
+
+def _answer_beside_a_refund(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    output = info.output_tools[0].name
+    return ModelResponse(
+        parts=[
+            ToolCallPart(output, {"text": "Refunded."}, tool_call_id="call-output"),
+            ToolCallPart("refund", {"order_id": "C1", "amount": 500.0}, tool_call_id="call-c1"),
+        ]
+    )
+
+
+def final_result_beside_a_refund(directory: Path, ledger: Ledger) -> Path:
+    """Structured output: the model gives its answer and asks for a refund in one response; the run ends
+    on the answer (the default end strategy) and the refund is never executed nor put to approval."""
+    agent: Agent[None, Answer | DeferredToolRequests] = Agent(
+        FunctionModel(_answer_beside_a_refund, model_name="scripted"),
+        output_type=[Answer, DeferredToolRequests],  # type: ignore[arg-type]
+    )
+
+    @agent.tool(requires_approval=True)
+    def refund(ctx: RunContext[None], order_id: str, amount: float) -> str:
+        ledger.refunds.append((order_id, amount))
+        return "refunded"
+
+    result = agent.run_sync("Refund C1.")
+    assert isinstance(result.output, Answer)
+    return save(result.all_messages(), directory / "final-result.json")
+
+
+def moved_on_with_a_new_prompt(directory: Path) -> Path:
+    """Paused on a refund, the application abandons it (``repair_messages``) and asks something else."""
+    agent: Agent[None, str | DeferredToolRequests] = Agent(
+        FunctionModel(_one_refund_then_done, model_name="scripted"),
+        output_type=[str, DeferredToolRequests],  # type: ignore[arg-type]
+    )
+
+    @agent.tool(requires_approval=True)
+    def refund(ctx: RunContext[None], order_id: str, amount: float) -> str:
+        return "refunded"
+
+    paused = agent.run_sync("Refund B1.")
+    assert isinstance(paused.output, DeferredToolRequests)
+    later = agent.run_sync("Never mind; what are your hours?", message_history=repair_messages(paused.all_messages()))
+    return save(later.all_messages(), directory / "moved-on.json")

@@ -11,7 +11,15 @@ from typing import Any, Final
 import pytest
 
 from evalscore.importers.pydantic_ai._history import HistoryShapeError, read_history
-from evalscore.importers.pydantic_ai._step import NO_RETURN, map_history
+from evalscore.importers.pydantic_ai._step import (
+    FINAL_RESULT,
+    NO_RETURN,
+    NOT_RUN_REASONS,
+    RESPONSE_INTERRUPTED,
+    SKIPPED,
+    TOOL_SKIPPED,
+    map_history,
+)
 
 T0: Final = "2026-12-01T10:00:00Z"
 T1: Final = "2026-12-01T10:00:01.500Z"
@@ -37,7 +45,8 @@ def returned(
     return part
 
 
-def request(*parts: dict[str, Any], timestamp: str | None = T0, run_id: str | None = "run-1") -> dict[str, Any]:
+def request(*parts: dict[str, Any], timestamp: str | None = T0, run_id: str | None = "run-2") -> dict[str, Any]:
+    """A request of the resumed run (``run-2``) by default: the one that answers deferred calls."""
     return {"kind": "request", "parts": list(parts), "timestamp": timestamp, "run_id": run_id}
 
 
@@ -46,7 +55,7 @@ def response(*parts: dict[str, Any], timestamp: str = T0, run_id: str | None = "
 
 
 def prompt() -> dict[str, Any]:
-    return request({"part_kind": "user-prompt", "content": "refund", "timestamp": T0})
+    return request({"part_kind": "user-prompt", "content": "refund", "timestamp": T0}, run_id="run-1")
 
 
 def step_of(messages: list[dict[str, Any]], approval_tools: tuple[str, ...] = ("refund",)) -> dict[str, Any]:
@@ -61,24 +70,6 @@ def refusal(messages: object, approval_tools: tuple[str, ...] = ("refund",)) -> 
 
 def resolutions(step: dict[str, Any]) -> list[tuple[str, str, int]]:
     return [(gate["target_tool"], gate["resolution"], gate["task_calls_before"]) for gate in step["gate_events"]]
-
-
-def test_each_answer_to_an_approval_tool_call_gives_its_resolution() -> None:
-    messages = [
-        prompt(),
-        response(call("c1"), call("c2"), call("c3"), call("c4")),
-        request(returned("c1", "success"), returned("c2", "denied"), returned("c3", "interrupted"), run_id="run-2"),
-        response({"part_kind": "text", "content": "done"}, timestamp=T2, run_id="run-2"),
-    ]
-    step = step_of(messages)
-    assert resolutions(step) == [
-        ("refund", "approved", 0),
-        ("refund", "denied", 1),
-        ("refund", "unresolved", 1),
-        ("refund", "unresolved", 1),
-    ]
-    assert [c["tool"] for c in step["agent_tool_calls"]] == ["refund"]
-    assert step["agent_final_output"] == "done"
 
 
 def test_only_a_successful_return_is_a_call_that_ran_and_the_others_are_listed_with_why() -> None:
@@ -129,17 +120,6 @@ def test_a_gate_carries_no_time_no_person_and_no_approver() -> None:
     assert "uses" not in gate
 
 
-def test_task_calls_before_counts_the_calls_that_ran_earlier_in_the_model_s_order() -> None:
-    messages = [
-        prompt(),
-        response(call("l1", "lookup"), call("r1"), call("l2", "lookup"), call("r2")),
-        request(returned("l1", tool="lookup"), returned("l2", tool="lookup"), returned("r1", "denied"), returned("r2")),
-    ]
-    step = step_of(messages)
-    assert resolutions(step) == [("refund", "denied", 1), ("refund", "approved", 2)]
-    assert [c["tool"] for c in step["agent_tool_calls"]] == ["lookup", "lookup", "refund"]
-
-
 def test_args_sent_as_json_text_are_read_as_the_object_they_hold_and_other_text_is_kept() -> None:
     messages = [
         prompt(),
@@ -170,26 +150,6 @@ def test_the_final_output_is_the_text_of_the_last_response() -> None:
     assert step_of(messages)["agent_final_output"] == ""
     messages.append(response({"part_kind": "text", "content": "a"}, {"part_kind": "text", "content": "b"}))
     assert step_of(messages)["agent_final_output"] == "ab"
-
-
-@pytest.mark.parametrize("outcome", ["failed", "retried"])
-def test_a_named_tool_call_that_failed_or_was_retried_refuses_the_history(outcome: str) -> None:
-    error = refusal([prompt(), response(call("c1")), request(returned("c1", outcome))])
-    assert error.pointer == "/2/parts/0"
-    assert f"has outcome {outcome!r}" in error.reason
-
-
-def test_a_return_without_an_outcome_refuses_a_named_tool_and_counts_as_run_for_others() -> None:
-    legacy = [
-        prompt(),
-        response(call("c1"), call("l1", "lookup")),
-        request(returned("c1", None), returned("l1", None, "lookup")),
-    ]
-    error = refusal(legacy)
-    assert error.pointer == "/2/parts/0"
-    assert "records no outcome" in error.reason
-    step = step_of(legacy, ())
-    assert [c["tool"] for c in step["agent_tool_calls"]] == ["refund", "lookup"]
 
 
 def test_a_legacy_retry_prompt_is_a_retried_return() -> None:
@@ -228,7 +188,7 @@ def test_a_legacy_retry_prompt_is_a_retried_return() -> None:
         ),
         ([response(call("c1")), request(returned("c1", "lost"))], "/1/parts/0/outcome", "unknown tool outcome 'lost'"),
         ([response(call("c1")), request(returned("c1"), returned("c1"))], "/1/parts/1", "a second return"),
-        ([request(returned("zz"))], "/0/parts/0", "returns for tool call 'zz', which no response made"),
+        ([request(returned("zz"))], "/0/parts/0", "returns for tool call 'zz', which no earlier response made"),
         ([response(call("c1")), request(returned("c1", tool="other"))], "/1/parts/0", "under the name 'other'"),
         ([request(timestamp="2026-12-01T10:00:00")], "/0/timestamp", "is not RFC 3339 with a UTC offset"),
         ([request(timestamp="2026-02-30T10:00:00Z")], "/0/timestamp", "is not RFC 3339 with a UTC offset"),
@@ -261,8 +221,12 @@ def test_the_history_s_ids_models_and_message_count_are_read_once_each_in_order(
         {**response(run_id="run-2"), "model_name": "m2"},
     ]
     history = read_history(messages)
-    assert (history.conversation_ids, history.run_ids, history.models) == (["conv"], ["run-1", "run-2"], ["m1", "m2"])
-    assert history.messages == 4
+    assert [list(history.conversation_ids), list(history.run_ids), list(history.models)] == [
+        ["conv"],
+        ["run-1", "run-2"],
+        ["m1", "m2"],
+    ]
+    assert len(history.messages) == 4
 
 
 @pytest.mark.parametrize(
@@ -329,31 +293,6 @@ def test_args_holding_a_lone_surrogate_are_kept_as_the_text_given() -> None:
     assert step["agent_tool_calls"][0]["args"] == lone
 
 
-def test_surfaced_shows_the_requested_args_as_canonical_json_or_as_given_when_json_cannot_hold_them() -> None:
-    messages = [prompt(), response(call("c1", args={"b": 1, "a": 2}), call("c2", args={"n": 2**70})), request()]
-    surfaced = [gate["surfaced"] for gate in step_of(messages)["gate_events"]]
-    assert surfaced == ['refund({"a":2,"b":1})', "refund({'n': 1180591620717411303424})"]
-
-
-def test_a_gate_says_which_call_was_deferred_and_why_it_is_a_gate() -> None:
-    (gate,) = step_of([prompt(), response(call("c9")), request(timestamp=T2)])["gate_events"]
-    assert gate["reason"] == "Pydantic AI deferred tool call c9 for approval (refund named by --approval-tool)"
-    assert gate["target_tool"] == "refund"
-
-
-def test_the_refusals_of_an_unclear_answer_to_a_named_call_say_why() -> None:
-    legacy = refusal([prompt(), response(call("c1")), request(returned("c1", None))])
-    assert legacy.reason == (
-        "the return of 'refund' call 'c1' records no outcome (a Pydantic AI version before outcomes were "
-        "recorded): an approval cannot be told from a denial"
-    )
-    retried = refusal([prompt(), response(call("c1")), request(returned("c1", "retried"))])
-    assert retried.reason == (
-        "the return of 'refund' call 'c1' has outcome 'retried': the history does not say whether the call was "
-        "approved and then failed, or stopped before approval was asked"
-    )
-
-
 def test_two_timestamps_are_enough_for_a_latency_and_one_is_refused_at_the_root() -> None:
     two = [request({"part_kind": "user-prompt", "content": "x"}, timestamp=T0), response(timestamp=T1)]
     assert step_of(two)["latency_ms"] == 1500.0
@@ -373,3 +312,162 @@ def test_a_call_that_did_not_run_is_listed_with_its_tool_reason_and_requested_ar
     ]
     assert sorted(mapped.step) == ["agent_final_output", "agent_tool_calls", "auto_score", "gate_events", "latency_ms"]
     assert mapped.step["auto_score"] is None
+
+
+def test_an_answer_from_the_resumed_run_resolves_the_gate_and_a_history_ending_paused_leaves_it_unresolved() -> None:
+    paused = [prompt(), response(call("c1"), call("c2"), call("c3"))]
+    resumed = [*paused, request(returned("c1", "success"), returned("c2", "denied"), returned("c3", "success"))]
+    assert resolutions(step_of(resumed)) == [
+        ("refund", "approved", 0),
+        ("refund", "denied", 0),
+        ("refund", "approved", 0),
+    ]
+    assert resolutions(step_of([*paused, response(timestamp=T2)])) == [("refund", "unresolved", 0)] * 3
+
+
+def test_a_call_left_unanswered_when_the_application_moved_on_with_a_new_prompt_is_unresolved() -> None:
+    moved_on = [prompt(), response(call("c1")), request({"part_kind": "user-prompt", "content": "next"}), response()]
+    assert resolutions(step_of(moved_on)) == [("refund", "unresolved", 0)]
+    abandoned = {**returned("c1", "interrupted"), "metadata": {"pydantic_ai_synthesized_tool_return": True}}
+    repaired = [prompt(), response(call("c1")), request(abandoned, {"part_kind": "user-prompt", "content": "next"})]
+    assert resolutions(step_of(repaired)) == [("refund", "unresolved", 0)]
+
+
+def test_an_unanswered_call_followed_by_a_resumed_run_was_decided_off_the_record_and_is_refused() -> None:
+    error = refusal([prompt(), response(call("c1")), request(), response()])
+    assert (error.pointer, error.reason) == (
+        "",
+        "'refund' call 'c1' has no answer, yet a later run followed: it was decided, and the history does not "
+        "record how",
+    )
+    cut_off = refusal([prompt(), response(call("c1")), request(returned("c1", "interrupted"))])
+    assert cut_off.reason == (
+        "the return of 'refund' call 'c1' (interrupted) cannot say whether it was approved before it went wrong"
+    )
+
+
+@pytest.mark.parametrize("outcome", ["success", "denied"])
+def test_an_answer_inside_the_run_that_made_the_call_is_refused_as_not_a_pause(outcome: str) -> None:
+    error = refusal([prompt(), response(call("c1")), request(returned("c1", outcome), run_id="run-1")])
+    assert error.pointer == "/2/parts/0"
+    assert error.reason == (
+        f"the return of 'refund' call 'c1' ({outcome}) cannot say who decided: it was answered inside the run that "
+        "made it, as a handler or a call that needed no approval would be, not after a pause"
+    )
+
+
+@pytest.mark.parametrize("outcome", ["failed", "retried"])
+def test_a_named_call_rejected_in_its_own_run_never_reached_approval(outcome: str) -> None:
+    mapped = map_history(
+        read_history([prompt(), response(call("c1")), request(returned("c1", outcome), run_id="run-1")]), ("refund",)
+    )
+    assert mapped.step["gate_events"] == []
+    assert mapped.step["agent_tool_calls"] == []
+    assert [entry["reason"] for entry in mapped.calls_not_run] == [NOT_RUN_REASONS[outcome]]
+    later = refusal([prompt(), response(call("c1")), request(returned("c1", outcome))])
+    assert later.reason == (
+        f"the return of 'refund' call 'c1' ({outcome}) cannot say whether it was approved before it went wrong"
+    )
+
+
+def test_a_call_whose_run_is_not_recorded_is_refused() -> None:
+    error = refusal([prompt(), response(call("c1"), run_id=None), request(returned("c1"))])
+    assert error.reason == (
+        "the return of 'refund' call 'c1' (success) cannot say whether the run paused for it: the history does not "
+        "record its run"
+    )
+
+
+def test_an_answer_in_requests_pydantic_ai_merged_is_a_gate_whose_place_in_the_sequence_is_unknown() -> None:
+    merged = request(returned("l1", tool="lookup"), returned("c1"), run_id=None)
+    later = response({"part_kind": "text", "content": "done"}, timestamp=T2, run_id="run-2")
+    step = step_of([prompt(), response(call("l1", "lookup"), call("c1")), merged, later])
+    assert resolutions(step) == [("refund", "approved", None)]  # the ordering is not observed: null, not guessed
+    assert [c["tool"] for c in step["agent_tool_calls"]] == ["lookup", "refund"]
+    same_run = refusal([prompt(), response(call("l1", "lookup"), call("c1")), merged, {**later, "run_id": "run-1"}])
+    assert same_run.reason.endswith(
+        "cannot say whether it was decided after a pause: the history no longer records its run"
+    )
+    assert refusal([prompt(), response(call("c1")), request(returned("c1"), run_id=None)]).pointer == "/2/parts/0"
+    with_prompt = request(returned("c1"), {"part_kind": "user-prompt", "content": "next"}, run_id=None)
+    assert refusal([prompt(), response(call("c1")), with_prompt, later]).pointer == "/2/parts/0"
+
+
+def test_calls_that_ran_are_in_the_order_they_ran_and_a_gate_counts_those_before_its_decision() -> None:
+    messages = [
+        prompt(),
+        response(call("r1"), call("l1", "lookup"), call("r2"), call("l2", "lookup")),
+        request(returned("l1", tool="lookup"), returned("l2", tool="lookup"), run_id="run-1"),  # before the pause
+        request(returned("r1", "denied"), returned("r2")),  # the resumed run
+        response(call("r3")),
+    ]
+    step = step_of(messages)
+    assert resolutions(step) == [("refund", "denied", 2), ("refund", "approved", 2), ("refund", "unresolved", 3)]
+    assert [c.get("args", c["tool"]) for c in step["agent_tool_calls"]] == [{"id": "l1"}, {"id": "l2"}, "refund"]
+
+
+def test_a_return_without_an_outcome_refuses_the_history_whatever_the_tool() -> None:
+    for tool in ("refund", "lookup"):
+        error = refusal([prompt(), response(call("c1", tool)), request(returned("c1", None, tool))])
+        assert error.pointer == "/2/parts/0"
+        assert error.reason == (
+            f"the return of {tool!r} call 'c1' records no outcome (a Pydantic AI version before outcomes were "
+            "recorded): a denial cannot be told from a call that ran"
+        )
+
+
+def test_a_call_the_framework_skipped_after_the_final_result_did_not_run_and_is_no_gate() -> None:
+    skipped = returned("c1", content=TOOL_SKIPPED)
+    mapped = map_history(
+        read_history(
+            [
+                prompt(),
+                response(call("c1"), call("l1", "lookup")),
+                request(skipped, {**returned("l1", tool="lookup", content=TOOL_SKIPPED)}, run_id="run-1"),
+            ]
+        ),
+        ("refund",),
+    )
+    assert mapped.step["gate_events"] == []
+    assert mapped.step["agent_tool_calls"] == []
+    assert [entry["reason"] for entry in mapped.calls_not_run] == [SKIPPED, SKIPPED]
+
+
+def test_output_tool_and_framework_tool_calls_are_not_task_calls_and_the_output_is_the_final_answer() -> None:
+    output = call("o1", "final_result", {"answer": 42})
+    unused = call("o2", "final_result", {"answer": 41})
+    search = {**call("s1", "search_tools"), "tool_kind": "tool-search"}
+    answers = request(
+        returned("s1", tool="search_tools", content=["refund"]),
+        returned("o1", tool="final_result", content=FINAL_RESULT),
+        returned("o2", tool="final_result", content="Output tool not used - a final result was already processed."),
+        run_id="run-1",
+    )
+    mapped = map_history(read_history([prompt(), response(search, output, unused), answers]), ("final_result",))
+    assert mapped.step["agent_tool_calls"] == []
+    assert mapped.step["gate_events"] == []
+    assert mapped.other_calls == [
+        {"call_id": "s1", "tool": "search_tools", "what": "framework tool (tool-search)"},
+        {"call_id": "o1", "tool": "final_result", "what": "output tool"},
+        {"call_id": "o2", "tool": "final_result", "what": "output tool"},
+    ]
+    assert mapped.step["agent_final_output"] == '{"answer":42}'
+
+
+def test_calls_of_an_interrupted_response_were_never_handled_and_are_no_gates() -> None:
+    cut = {**response(call("c1")), "state": "interrupted"}
+    mapped = map_history(read_history([prompt(), cut, request()]), ("refund",))
+    assert mapped.step["gate_events"] == []
+    assert [entry["reason"] for entry in mapped.calls_not_run] == [RESPONSE_INTERRUPTED]
+
+
+def test_surfaced_shows_the_requested_args_as_canonical_json_or_as_given_when_json_cannot_hold_them() -> None:
+    messages = [prompt(), response(call("c1", args={"b": 1, "a": 2}), call("c2", args={"n": 2**70}))]
+    surfaced = [gate["surfaced"] for gate in step_of([*messages, response(timestamp=T2)])["gate_events"]]
+    assert surfaced == ['refund({"a":2,"b":1})', "refund({'n': 1180591620717411303424})"]
+
+
+def test_a_gate_says_on_which_call_the_run_paused_and_why_it_is_a_gate() -> None:
+    (gate,) = step_of([prompt(), response(call("c9")), response(timestamp=T2)])["gate_events"]
+    assert gate["reason"] == "the run paused on tool call c9 of refund (named by --approval-tool)"
+    assert gate["target_tool"] == "refund"

@@ -1,13 +1,14 @@
 """One persisted Pydantic AI message history, read into the facts the mapping uses.
 
 A history is what ``ModelMessagesTypeAdapter.dump_json(result.all_messages())`` writes: a JSON array
-of messages, each ``{"kind": "request" | "response", "parts": [...], "timestamp": ..., ...}``. The
-parts read here are the model's tool calls (``tool-call``, ``builtin-tool-call``), their returns
-(``tool-return``, ``builtin-tool-return``, and the ``retry-prompt`` of older versions) and the
-model's text. Every other part kind is passed over: Pydantic AI adds kinds between versions, and
-none of them records a call, a return or a decision. What a part must hold to be read honestly
-(a call id, a tool name, a known outcome) is checked, and a history that breaks it is refused with
-the JSON Pointer of the part.
+of messages, each ``{"kind": "request" | "response", "parts": [...], "timestamp": ..., "run_id": ...,
+"state": ...}``. The parts read here are the model's tool calls (``tool-call``, ``builtin-tool-call``),
+their returns (``tool-return``, ``builtin-tool-return``, and the ``retry-prompt`` of older versions),
+the model's text, and the user prompts that open a run. Every other part kind is passed over:
+Pydantic AI adds kinds between versions, and none of them records a call, a return or a decision.
+What a part must hold to be read honestly (a call id, a tool name, a known outcome, a return after
+its call) is checked, and a history that breaks it is refused with the JSON Pointer of the part.
+Everything kept is linear in the history's size.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ OUTCOMES: Final[tuple[Outcome, ...]] = ("success", "failed", "denied", "interrup
 CALL_KINDS: Final = frozenset({"tool-call", "builtin-tool-call"})
 RETURN_KINDS: Final = frozenset({"tool-return", "builtin-tool-return"})
 LEGACY_RETRY: Final = "retry-prompt"
+SYNTHESIZED: Final = "pydantic_ai_synthesized_tool_return"
+"""The metadata key pydantic-ai sets on a return it made up for a call it abandoned (``repair_messages``)."""
 
 
 class HistoryShapeError(ValueError):
@@ -43,6 +46,12 @@ class ToolCallRecord:
     call_id: str
     tool: str
     args: Any
+    tool_kind: str | None
+    message: int
+    """The index of the response that made the call."""
+    run_id: str | None
+    complete: bool
+    """False when the response's ``state`` says it was interrupted: its calls were never handled."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +61,21 @@ class ToolReturnRecord:
     tool: str
     content: Any
     outcome: Outcome | None
+    synthesized: bool
+    position: tuple[int, int]
+    """(message index, part index): where the answer sits, which is the order calls ran in."""
+    run_id: str | None
     pointer: str
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRecord:
+    run_id: str | None
+    is_response: bool
+    opens_with_prompt: bool
+    """A request holding a user prompt: the application started a run with a new prompt."""
+    answers: int
+    """How many returns it holds that the framework did not make up."""
 
 
 @dataclass(slots=True)
@@ -61,12 +84,19 @@ class History:
 
     calls: list[ToolCallRecord] = field(default_factory=list)
     returns: dict[str, ToolReturnRecord] = field(default_factory=dict)
+    messages: list[MessageRecord] = field(default_factory=list)
     timestamps: list[tuple[datetime, str]] = field(default_factory=list)
-    conversation_ids: list[str] = field(default_factory=list)
-    run_ids: list[str] = field(default_factory=list)
-    models: list[str] = field(default_factory=list)
+    conversation_ids: dict[str, None] = field(default_factory=dict)
+    """Ordered sets (a dict's keys keep their order; a lookup is O(1))."""
+    run_ids: dict[str, None] = field(default_factory=dict)
+    models: dict[str, None] = field(default_factory=dict)
+    call_ids: dict[str, None] = field(default_factory=dict)
+    synthesized: int = 0
+    """How many returns the framework made up for calls it abandoned."""
     final_text: str = ""
-    messages: int = 0
+    """The text parts of the last response, joined."""
+    last_response: int | None = None
+    """The index of the last response."""
 
 
 def read_history(value: object) -> History:
@@ -74,17 +104,13 @@ def read_history(value: object) -> History:
     if not isinstance(value, list):
         raise HistoryShapeError("", f"a history is a JSON array of messages, not {_kind(value)}")
     history = History()
-    seen_calls: set[str] = set()
     for index, message in enumerate(value):
-        _read_message(message, (index,), history, seen_calls)
-    history.messages = len(value)
-    for call_id, returned in history.returns.items():
-        if call_id not in seen_calls:
-            raise HistoryShapeError(returned.pointer, f"returns for tool call {call_id!r}, which no response made")
+        _read_message(message, index, history)
     return history
 
 
-def _read_message(message: object, path: tuple[str | int, ...], history: History, seen_calls: set[str]) -> None:
+def _read_message(message: object, index: int, history: History) -> None:
+    path: tuple[str | int, ...] = (index,)
     if not isinstance(message, Mapping):
         raise HistoryShapeError(pointer_of(path), f"a message is a JSON object, not {_kind(message)}")
     kind = message.get("kind")
@@ -93,61 +119,89 @@ def _read_message(message: object, path: tuple[str | int, ...], history: History
     parts = message.get("parts")
     if not isinstance(parts, list):
         raise HistoryShapeError(pointer_of((*path, "parts")), f"a message's parts are an array, not {_kind(parts)}")
-    _note(history.run_ids, _optional_text(message, "run_id", path))
+    run_id = _optional_text(message, "run_id", path)
+    state = _optional_text(message, "state", path)
+    _note(history.run_ids, run_id)
     _note(history.conversation_ids, _optional_text(message, "conversation_id", path))
     _timestamp(message, path, history)
+    context = _Context(index, run_id, complete=state in (None, "complete"))
+    prompt = False
+    answers_before = len(history.returns) - history.synthesized
     if kind == "response":
         _note(history.models, _optional_text(message, "model_name", path))
         texts: list[str] = []
-        for index, part in enumerate(parts):
-            _read_response_part(part, (*path, "parts", index), history, seen_calls, texts)
+        history.last_response = index
+        for part_index, part in enumerate(parts):
+            _read_response_part(part, (*path, "parts", part_index), context, history, texts)
         history.final_text = "".join(texts)
     else:
-        for index, part in enumerate(parts):
-            _read_request_part(part, (*path, "parts", index), history)
+        for part_index, part in enumerate(parts):
+            prompt = _read_request_part(part, (*path, "parts", part_index), context, history) or prompt
+    answers = len(history.returns) - history.synthesized - answers_before
+    history.messages.append(MessageRecord(run_id, kind == "response", prompt, answers))
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    message: int
+    run_id: str | None
+    complete: bool
 
 
 def _read_response_part(
-    part: object,
-    path: tuple[str | int, ...],
-    history: History,
-    seen_calls: set[str],
-    texts: list[str],
+    part: object, path: tuple[str | int, ...], context: _Context, history: History, texts: list[str]
 ) -> None:
     part_kind = _part_kind(part, path)
     assert isinstance(part, Mapping)
     if part_kind == "text":
         content = part.get("content")
         if not isinstance(content, str):
-            raise HistoryShapeError(
-                pointer_of((*path, "content")), f"a text part's content is text, not {_kind(content)}"
-            )
+            reason = f"a text part's content is text, not {_kind(content)}"
+            raise HistoryShapeError(pointer_of((*path, "content")), reason)
         texts.append(content)
     elif part_kind in CALL_KINDS:
         call_id = _required_text(part, "tool_call_id", path)
-        if call_id in seen_calls:
+        if call_id in history.call_ids:
             raise HistoryShapeError(pointer_of((*path, "tool_call_id")), f"tool call id {call_id!r} is used twice")
-        seen_calls.add(call_id)
-        history.calls.append(ToolCallRecord(call_id, _required_text(part, "tool_name", path), part.get("args")))
+        tool = _required_text(part, "tool_name", path)
+        tool_kind = _optional_text(part, "tool_kind", path)
+        history.calls.append(
+            ToolCallRecord(
+                call_id, tool, part.get("args"), tool_kind, context.message, context.run_id, context.complete
+            )
+        )
+        history.call_ids[call_id] = None
     elif part_kind in RETURN_KINDS:  # a provider's built-in tool answers in the response itself
-        _read_return(part, path, history, part_kind)
+        _read_return(part, path, context, history, part_kind)
 
 
-def _read_request_part(part: object, path: tuple[str | int, ...], history: History) -> None:
+def _read_request_part(part: object, path: tuple[str | int, ...], context: _Context, history: History) -> bool:
+    """Reads one part of a request; True when it is a user prompt."""
     part_kind = _part_kind(part, path)
     assert isinstance(part, Mapping)
     if part_kind in RETURN_KINDS or (part_kind == LEGACY_RETRY and part.get("tool_name") is not None):
-        _read_return(part, path, history, part_kind)
-    _part_timestamp(part, path, history)
+        _read_return(part, path, context, history, part_kind)
+    _timestamp(part, path, history)
+    return part_kind == "user-prompt"
 
 
-def _read_return(part: Mapping[str, Any], path: tuple[str | int, ...], history: History, part_kind: str) -> None:
+def _read_return(
+    part: Mapping[str, Any], path: tuple[str | int, ...], context: _Context, history: History, part_kind: str
+) -> None:
     call_id = _required_text(part, "tool_call_id", path)
     tool = _required_text(part, "tool_name", path)
     outcome = _outcome("retried" if part_kind == LEGACY_RETRY else part.get("outcome"), path)
     if call_id in history.returns:
         raise HistoryShapeError(pointer_of(path), f"a second return for tool call {call_id!r}")
-    history.returns[call_id] = ToolReturnRecord(tool, part.get("content"), outcome, pointer_of(path))
+    if call_id not in history.call_ids:
+        raise HistoryShapeError(pointer_of(path), f"returns for tool call {call_id!r}, which no earlier response made")
+    metadata = part.get("metadata")
+    synthesized = isinstance(metadata, Mapping) and metadata.get(SYNTHESIZED) is True
+    history.synthesized += synthesized
+    position = (context.message, path[-1] if isinstance(path[-1], int) else 0)
+    history.returns[call_id] = ToolReturnRecord(
+        tool, part.get("content"), outcome, synthesized, position, context.run_id, pointer_of(path)
+    )
 
 
 def _outcome(value: object, path: tuple[str | int, ...]) -> Outcome | None:
@@ -185,10 +239,6 @@ def _timestamp(holder: Mapping[str, Any], path: tuple[str | int, ...], history: 
     history.timestamps.append((instant, value))
 
 
-def _part_timestamp(part: Mapping[str, Any], path: tuple[str | int, ...], history: History) -> None:
-    _timestamp(part, path, history)
-
-
 def _required_text(part: Mapping[str, Any], key: str, path: tuple[str | int, ...]) -> str:
     value = part.get(key)
     if not isinstance(value, str) or not value:
@@ -206,9 +256,9 @@ def _optional_text(holder: Mapping[str, Any], key: str, path: tuple[str | int, .
     return value
 
 
-def _note(seen: list[str], value: str | None) -> None:
-    if value is not None and value not in seen:
-        seen.append(value)
+def _note(seen: dict[str, None], value: str | None) -> None:
+    if value is not None:
+        seen.setdefault(value, None)
 
 
 def _kind(value: object) -> str:

@@ -47,7 +47,7 @@ def map_task(document: HistoryDocument, path: str, approval_tools: Collection[st
     except HistoryShapeError as error:
         where = f"line {document.line}, " if document.line is not None else ""
         raise UnmappableSourceError(path, f"{where}{error.pointer or '/'}: {error.reason}") from error
-    conversation = history.conversation_ids[0] if history.conversation_ids else None
+    conversation = next(iter(history.conversation_ids), None)
     return MappedTask(
         task_id=conversation if conversation is not None else f"history-{position}",
         line=document.line,
@@ -55,7 +55,7 @@ def map_task(document: HistoryDocument, path: str, approval_tools: Collection[st
         conversation_id=conversation,
         run_ids=tuple(history.run_ids),
         models=tuple(history.models),
-        messages=history.messages,
+        messages=len(history.messages),
         first=min(history.timestamps),
         last=max(history.timestamps),
     )
@@ -66,9 +66,9 @@ def run_document(
 ) -> dict[str, Any]:
     """The Run as a JSON object, not yet validated."""
     _refuse_repeated_task_ids(path, tasks)
-    models: list[str] = []
+    models: dict[str, None] = {}  # an ordered set
     for task in tasks:
-        models.extend(model for model in task.models if model not in models)
+        models.update(dict.fromkeys(task.models))
     return {
         "suite_id": suite.suite.id if suite is not None else "",
         "suite_version": suite.suite.version if suite is not None else "",
@@ -97,6 +97,9 @@ def provenance(tasks: Sequence[MappedTask], approval_tools: Collection[str]) -> 
                 "messages": task.messages,
             }
             for task in tasks
+        ],
+        "calls_not_task_calls": [
+            {"task_id": task.task_id, **entry} for task in tasks for entry in task.mapped.other_calls
         ],
         "calls_not_run": [{"task_id": task.task_id, **entry} for task in tasks for entry in task.mapped.calls_not_run],
         "approved_calls_requested_args": [
