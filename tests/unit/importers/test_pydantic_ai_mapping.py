@@ -471,3 +471,80 @@ def test_a_gate_says_on_which_call_the_run_paused_and_why_it_is_a_gate() -> None
     (gate,) = step_of([prompt(), response(call("c9")), response(timestamp=T2)])["gate_events"]
     assert gate["reason"] == "the run paused on tool call c9 of refund (named by --approval-tool)"
     assert gate["target_tool"] == "refund"
+
+
+def synthesized(call_id: str) -> dict[str, Any]:
+    """The return pydantic-ai's ``repair_messages`` makes up for a call it abandons."""
+    return {**returned(call_id, "interrupted"), "metadata": {"pydantic_ai_synthesized_tool_return": True}}
+
+
+def new_prompt(run_id: str = "run-2") -> dict[str, Any]:
+    return request({"part_kind": "user-prompt", "content": "something else"}, run_id=run_id)
+
+
+def test_made_up_returns_in_a_request_of_no_run_are_passed_over_to_the_new_prompt() -> None:
+    repaired = [prompt(), response(call("c1"), call("c2")), request(synthesized("c1"), synthesized("c2"), run_id=None)]
+    assert (
+        resolutions(step_of([*repaired, new_prompt(), response(run_id="run-2")])) == [("refund", "unresolved", 0)] * 2
+    )
+    assert resolutions(step_of(repaired)) == [("refund", "unresolved", 0)] * 2  # the history ends there
+
+
+def test_a_request_of_no_run_holding_a_real_answer_is_not_passed_over() -> None:
+    mixed = request(synthesized("c1"), returned("l1", tool="lookup"), run_id=None)
+    history = [prompt(), response(call("c1"), call("l1", "lookup")), mixed, new_prompt()]
+    assert refusal(history).reason.startswith("'refund' call 'c1' has no answer, yet a later run followed")
+
+
+def test_a_later_response_or_an_empty_resumed_request_is_a_later_run_not_a_new_prompt() -> None:
+    assert refusal([prompt(), response(call("c1")), response(run_id=None)]).pointer == ""
+    assert refusal([prompt(), response(call("c1")), request(), new_prompt()]).pointer == ""
+
+
+def test_an_unresolved_gate_counts_the_calls_of_its_own_run_and_not_the_next_one() -> None:
+    messages = [
+        prompt(),
+        response(call("c1"), call("l1", "lookup")),
+        request(returned("l1", tool="lookup"), run_id="run-1"),
+        new_prompt(),
+        response(call("l2", "lookup"), run_id="run-2"),
+        request(returned("l2", tool="lookup"), run_id="run-2"),
+    ]
+    assert resolutions(step_of(messages)) == [("refund", "unresolved", 1)]
+
+
+def test_an_answer_at_the_head_of_the_resumed_run_comes_after_the_decision() -> None:
+    messages = [
+        prompt(),
+        response(call("c1"), call("c2")),
+        request(returned("c1"), returned("c2", "denied")),
+        response(timestamp=T2, run_id="run-2"),
+    ]
+    assert resolutions(step_of(messages)) == [("refund", "approved", 0), ("refund", "denied", 0)]
+
+
+def test_merged_requests_are_read_as_a_resume_only_from_the_next_response_s_run() -> None:
+    merged_first = request(returned("c1"), run_id=None)
+    gap = request(run_id=None)
+    later = response({"part_kind": "text", "content": "done"}, timestamp=T2, run_id="run-2")
+    assert resolutions(step_of([prompt(), response(call("c1")), merged_first, gap, later])) == [
+        ("refund", "approved", None)
+    ]
+    same_run = {**later, "run_id": "run-1"}
+    assert refusal([prompt(), response(call("c1")), merged_first, gap, same_run]).pointer == "/2/parts/0"
+
+
+def test_a_response_stated_complete_has_its_calls_handled() -> None:
+    complete = {**response(call("c1")), "state": "complete"}
+    assert resolutions(step_of([prompt(), complete, response(timestamp=T2)])) == [("refund", "unresolved", 0)]
+    assert refusal([prompt(), {**complete, "state": 5}]).pointer == "/1/state"
+    assert refusal([prompt(), response({**call("c1"), "tool_kind": 5})]).pointer == "/1/parts/0/tool_kind"
+
+
+def test_every_unnamed_denial_is_counted() -> None:
+    messages = [
+        prompt(),
+        response(call("a", "lookup"), call("b", "lookup")),
+        request(*(returned(i, "denied", "lookup") for i in "ab")),
+    ]
+    assert map_history(read_history(messages), ()).denials_not_gated == 2

@@ -7,9 +7,13 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
+import yaml
 
 from evalscore.importers.pydantic_ai import import_pydantic_ai_history
+from evalscore.importers.pydantic_ai._reading import HistoryDocument
+from evalscore.importers.pydantic_ai._run import map_task, run_document
 from evalscore.importers.shared.errors import UnmappableSourceError, UnreadableSourceError
+from evalscore.models import EvalSuite
 
 T0: Final = "2026-12-01T10:00:00Z"
 T1: Final = "2026-12-01T10:00:02Z"
@@ -78,3 +82,101 @@ def test_the_callback_is_told_once_per_history(tmp_path: Path) -> None:
         write_jsonl(tmp_path / "h.jsonl", history(), history("c")), on_history=lambda: ticks.append(None)
     )
     assert len(ticks) == 2
+
+
+def with_refund(conversation: str) -> list[dict[str, Any]]:
+    messages = history(conversation)
+    messages[1]["parts"] = [
+        {"part_kind": "tool-call", "tool_name": "refund", "tool_call_id": f"{conversation}-r", "args": {"n": 1}}
+    ]
+    denied = {
+        "part_kind": "tool-return",
+        "tool_name": "refund",
+        "tool_call_id": f"{conversation}-r",
+        "content": "no",
+        "outcome": "denied",
+    }
+    skipped_output = {
+        "part_kind": "tool-call",
+        "tool_name": "final_result",
+        "tool_call_id": f"{conversation}-o",
+        "args": {},
+    }
+    messages[1]["parts"].append(skipped_output)
+    output_answer = {
+        "part_kind": "tool-return",
+        "tool_name": "final_result",
+        "tool_call_id": f"{conversation}-o",
+        "content": "Final result processed.",
+        "outcome": "success",
+    }
+    messages.append(
+        {"kind": "request", "parts": [denied, output_answer], "run_id": "run-2", "conversation_id": conversation}
+    )
+    return messages
+
+
+def test_the_provenance_names_every_history_and_every_call_that_did_not_run(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "h.jsonl", with_refund("a"), with_refund("b"))
+    run = import_pydantic_ai_history(path, approval_tools=["refund"])
+    assert run.adapter.config == {
+        "source": "pydantic_ai",
+        "approval_tools": ["refund"],
+        "histories": [
+            {
+                "task_id": name,
+                "line": line,
+                "conversation_id": name,
+                "run_ids": ["run-1", "run-2"],
+                "models": ["m1"],
+                "messages": 3,
+            }
+            for line, name in ((1, "a"), (2, "b"))
+        ],
+        "calls_not_task_calls": [
+            {"task_id": name, "call_id": f"{name}-o", "tool": "final_result", "what": "output tool"} for name in "ab"
+        ],
+        "calls_not_run": [
+            {"task_id": name, "call_id": f"{name}-r", "tool": "refund", "reason": "denied", "requested_args": {"n": 1}}
+            for name in "ab"
+        ],
+        "approved_calls_requested_args": [],
+        "denials_of_tools_not_named": 0,
+    }
+    assert [[gate.resolution for gate in task.step_results[0].gate_events] for task in run.task_results] == [
+        ["denied"]
+    ] * 2
+    assert [task.step_results[0].step_n for task in run.task_results] == [1, 1]
+    assert (run.suite_id, run.suite_version) == ("", "")
+
+
+def test_one_conversation_twice_in_a_file_is_refused_naming_both_lines(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "h.jsonl", history("a"), history("b"), history("a", run="run-9"))
+    with pytest.raises(UnmappableSourceError) as refused:
+        import_pydantic_ai_history(path)
+    assert refused.value.source == path
+    assert refused.value.reason == (
+        "conversation 'a' appears twice (lines 1 and 3); a file holds each conversation once "
+        "(import its latest history)"
+    )
+
+
+def test_a_json_history_is_refused_without_a_line_and_with_the_file_named(tmp_path: Path) -> None:
+    broken = history()
+    broken[0]["kind"] = "system"
+    path = tmp_path / "h.json"
+    path.write_text(json.dumps(broken))
+    with pytest.raises(UnmappableSourceError) as refused:
+        import_pydantic_ai_history(str(path))
+    assert refused.value.source == str(path)
+    assert refused.value.reason == "/0/kind: a message's kind is request or response, not 'system'"
+
+
+def test_with_a_suite_the_run_names_it(tmp_path: Path) -> None:
+    suite = EvalSuite.model_validate(
+        yaml.safe_load((Path(__file__).resolve().parents[3] / "examples" / "partner-suite.yaml").read_text())
+    )
+    task = map_task(HistoryDocument(None, history("t")), "h.json", (), position=1)
+    document = run_document("h.json", [task], (), "0" * 64, suite)
+    assert (document["suite_id"], document["suite_version"]) == ("refund-desk", "2.1.0")
+    assert document["task_results"][0]["step_results"][0]["step_n"] == 1

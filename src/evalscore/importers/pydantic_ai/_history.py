@@ -90,7 +90,7 @@ class History:
     """Ordered sets (a dict's keys keep their order; a lookup is O(1))."""
     run_ids: dict[str, None] = field(default_factory=dict)
     models: dict[str, None] = field(default_factory=dict)
-    call_ids: dict[str, None] = field(default_factory=dict)
+    call_ids: set[str] = field(default_factory=set)
     synthesized: int = 0
     """How many returns the framework made up for calls it abandoned."""
     final_text: str = ""
@@ -132,20 +132,25 @@ def _read_message(message: object, index: int, history: History) -> None:
         texts: list[str] = []
         history.last_response = index
         for part_index, part in enumerate(parts):
+            context.part = part_index
             _read_response_part(part, (*path, "parts", part_index), context, history, texts)
         history.final_text = "".join(texts)
     else:
         for part_index, part in enumerate(parts):
+            context.part = part_index
             prompt = _read_request_part(part, (*path, "parts", part_index), context, history) or prompt
     answers = len(history.returns) - history.synthesized - answers_before
     history.messages.append(MessageRecord(run_id, kind == "response", prompt, answers))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Context:
+    """Where a part sits: its message, that message's run, whether the response was complete, its index."""
+
     message: int
     run_id: str | None
     complete: bool
+    part: int = 0
 
 
 def _read_response_part(
@@ -170,27 +175,28 @@ def _read_response_part(
                 call_id, tool, part.get("args"), tool_kind, context.message, context.run_id, context.complete
             )
         )
-        history.call_ids[call_id] = None
+        history.call_ids.add(call_id)
     elif part_kind in RETURN_KINDS:  # a provider's built-in tool answers in the response itself
-        _read_return(part, path, context, history, part_kind)
+        _read_return(part, path, context, history, legacy=False)
 
 
 def _read_request_part(part: object, path: tuple[str | int, ...], context: _Context, history: History) -> bool:
     """Reads one part of a request; True when it is a user prompt."""
     part_kind = _part_kind(part, path)
     assert isinstance(part, Mapping)
-    if part_kind in RETURN_KINDS or (part_kind == LEGACY_RETRY and part.get("tool_name") is not None):
-        _read_return(part, path, context, history, part_kind)
+    legacy = part_kind == LEGACY_RETRY and part.get("tool_name") is not None
+    if part_kind in RETURN_KINDS or legacy:
+        _read_return(part, path, context, history, legacy=legacy)
     _timestamp(part, path, history)
     return part_kind == "user-prompt"
 
 
 def _read_return(
-    part: Mapping[str, Any], path: tuple[str | int, ...], context: _Context, history: History, part_kind: str
+    part: Mapping[str, Any], path: tuple[str | int, ...], context: _Context, history: History, *, legacy: bool
 ) -> None:
     call_id = _required_text(part, "tool_call_id", path)
     tool = _required_text(part, "tool_name", path)
-    outcome = _outcome("retried" if part_kind == LEGACY_RETRY else part.get("outcome"), path)
+    outcome = _outcome("retried" if legacy else part.get("outcome"), path)
     if call_id in history.returns:
         raise HistoryShapeError(pointer_of(path), f"a second return for tool call {call_id!r}")
     if call_id not in history.call_ids:
@@ -198,9 +204,14 @@ def _read_return(
     metadata = part.get("metadata")
     synthesized = isinstance(metadata, Mapping) and metadata.get(SYNTHESIZED) is True
     history.synthesized += synthesized
-    position = (context.message, path[-1] if isinstance(path[-1], int) else 0)
     history.returns[call_id] = ToolReturnRecord(
-        tool, part.get("content"), outcome, synthesized, position, context.run_id, pointer_of(path)
+        tool,
+        part.get("content"),
+        outcome,
+        synthesized,
+        (context.message, context.part),
+        context.run_id,
+        pointer_of(path),
     )
 
 
@@ -258,7 +269,7 @@ def _optional_text(holder: Mapping[str, Any], key: str, path: tuple[str | int, .
 
 def _note(seen: dict[str, None], value: str | None) -> None:
     if value is not None:
-        seen.setdefault(value, None)
+        seen.setdefault(value)
 
 
 def _kind(value: object) -> str:

@@ -41,12 +41,12 @@ def map_task(document: HistoryDocument, path: str, approval_tools: Collection[st
     """One history mapped to its task; ``UnmappableSourceError`` names the line and the JSON Pointer."""
     try:
         history = read_history(document.value)
-        if len(history.conversation_ids) > 1:
-            raise HistoryShapeError("", f"the history joins {len(history.conversation_ids)} conversation ids")
         mapped = map_history(history, approval_tools)
     except HistoryShapeError as error:
-        where = f"line {document.line}, " if document.line is not None else ""
-        raise UnmappableSourceError(path, f"{where}{error.pointer or '/'}: {error.reason}") from error
+        raise UnmappableSourceError(path, f"{_line(document)}{error}") from error
+    if len(history.conversation_ids) > 1:
+        joined = f"the history joins {len(history.conversation_ids)} conversation ids"
+        raise UnmappableSourceError(path, f"{_line(document)}/: {joined}")
     conversation = next(iter(history.conversation_ids), None)
     return MappedTask(
         task_id=conversation if conversation is not None else f"history-{position}",
@@ -59,6 +59,10 @@ def map_task(document: HistoryDocument, path: str, approval_tools: Collection[st
         first=min(history.timestamps),
         last=max(history.timestamps),
     )
+
+
+def _line(document: HistoryDocument) -> str:
+    return "" if document.line is None else f"line {document.line}, "
 
 
 def run_document(

@@ -35,7 +35,13 @@ from typing import Any, Final
 
 import orjson
 
-from evalscore.importers.pydantic_ai._history import History, HistoryShapeError, ToolCallRecord, ToolReturnRecord
+from evalscore.importers.pydantic_ai._history import (
+    History,
+    HistoryShapeError,
+    Outcome,
+    ToolCallRecord,
+    ToolReturnRecord,
+)
 from evalscore.inputs import strict_json
 from evalscore.instants import milliseconds_between
 
@@ -70,14 +76,14 @@ class MappedHistory:
 class _Gate:
     call: ToolCallRecord
     resolution: str
-    decided_before: tuple[int, int] | None
-    """The history position before which a call that ran preceded the decision; None when the history
+    decided_before: tuple[int] | None
+    """The message before which a call that ran preceded the decision; None when the history
     no longer shows where the answering run began (pydantic-ai merged its requests)."""
 
 
 def map_history(history: History, approval_tools: Collection[str]) -> MappedHistory:
     """The step of one history; raises ``HistoryShapeError`` where the history cannot be mapped honestly."""
-    ran: list[tuple[tuple[int, int], dict[str, Any]]] = []
+    ran: dict[tuple[int, int], dict[str, Any]] = {}  # by where the answer sits: the order the calls ran
     gates: list[_Gate] = []
     not_run: list[dict[str, Any]] = []
     requested_args: list[dict[str, Any]] = []
@@ -89,8 +95,7 @@ def map_history(history: History, approval_tools: Collection[str]) -> MappedHist
         if returned is not None and returned.tool != call.tool:
             reason = f"returns for tool call {call.call_id!r} of {call.tool!r} under the name {returned.tool!r}"
             raise HistoryShapeError(returned.pointer, reason)
-        if returned is not None and returned.outcome is None:
-            raise _no_outcome(call, returned)
+        outcome = None if returned is None else _recorded_outcome(call, returned)
         other = _not_a_task_call(call, returned)
         if other is not None:
             other_calls.append({"call_id": call.call_id, "tool": call.tool, "what": other})
@@ -102,22 +107,19 @@ def map_history(history: History, approval_tools: Collection[str]) -> MappedHist
                 gates.append(gate)
         if returned is None:
             not_run.append(_not_run(call, NO_RETURN if call.complete else RESPONSE_INTERRUPTED))
-        elif returned.outcome == "success" and returned.content != TOOL_SKIPPED:
+        elif outcome == "success" and returned.content != TOOL_SKIPPED:
             if gated:  # what ran may be an override of the request: only the request is recorded
                 requested_args.append({"call_id": call.call_id, "tool": call.tool, "requested_args": _args(call.args)})
-                ran.append((returned.position, {"tool": call.tool, "result": returned.content}))
+                ran[returned.position] = {"tool": call.tool, "result": returned.content}
             else:
-                ran.append(
-                    (returned.position, {"tool": call.tool, "args": _args(call.args), "result": returned.content})
-                )
+                ran[returned.position] = {"tool": call.tool, "args": _args(call.args), "result": returned.content}
         else:
-            outcome = returned.outcome or "success"
+            assert outcome is not None  # a return always has one (_recorded_outcome)
             not_run.append(_not_run(call, SKIPPED if outcome == "success" else NOT_RUN_REASONS[outcome]))
             denials_not_gated += outcome == "denied" and not gated
-    ran.sort(key=lambda item: item[0])
-    positions = [position for position, _ in ran]
+    positions = sorted(ran)
     step = {
-        "agent_tool_calls": [call for _, call in ran],
+        "agent_tool_calls": [ran[position] for position in positions],
         "agent_final_output": _final_output(history),
         "latency_ms": latency_ms(history),
         "auto_score": None,
@@ -179,19 +181,21 @@ def _not_run(call: ToolCallRecord, reason: str) -> dict[str, Any]:
     return {"call_id": call.call_id, "tool": call.tool, "reason": reason, "requested_args": _args(call.args)}
 
 
-def _no_outcome(call: ToolCallRecord, returned: ToolReturnRecord) -> HistoryShapeError:
-    return HistoryShapeError(
-        returned.pointer,
-        f"the return of {call.tool!r} call {call.call_id!r} records no outcome (a Pydantic AI version before "
-        "outcomes were recorded): a denial cannot be told from a call that ran",
-    )
+def _recorded_outcome(call: ToolCallRecord, returned: ToolReturnRecord) -> Outcome:
+    if returned.outcome is None:
+        raise HistoryShapeError(
+            returned.pointer,
+            f"the return of {call.tool!r} call {call.call_id!r} records no outcome (a Pydantic AI version before "
+            "outcomes were recorded): a denial cannot be told from a call that ran",
+        )
+    return returned.outcome
 
 
 def _gate(call: ToolCallRecord, returned: ToolReturnRecord | None, history: History, runs: _Runs) -> _Gate | None:
     """The gate of a named tool's call, None when it never reached approval; refuses what cannot be told."""
     if returned is None or (returned.outcome == "interrupted" and returned.synthesized):
         _refuse_unless_paused(call, history, runs)
-        return _Gate(call, "unresolved", (runs.next_run[call.message], -1))
+        return _Gate(call, "unresolved", (runs.next_run[call.message],))
     if returned.content == TOOL_SKIPPED:
         return None  # the run ended on its final result before the call was handled
     same_run = returned.run_id is not None and returned.run_id == call.run_id
@@ -202,9 +206,9 @@ def _gate(call: ToolCallRecord, returned: ToolReturnRecord | None, history: Hist
     if same_run:
         raise _refusal(call, returned, "who decided: it was answered inside the run that made it, as a handler "
                        "or a call that needed no approval would be, not after a pause")  # fmt: skip
-    decided_before: tuple[int, int] | None = None  # where the deciding run began, when still recorded
+    decided_before: tuple[int] | None = None  # where the deciding run began, when still recorded
     if returned.run_id is not None:
-        decided_before = (runs.first_message[returned.run_id], -1)
+        decided_before = (runs.first_message[returned.run_id],)
     elif not _answered_at_a_resume(call, returned, history, runs):
         raise _refusal(call, returned, "whether it was decided after a pause: the history no longer records its run")
     if returned.outcome == "success":
