@@ -108,3 +108,13 @@ def test_a_folder_name_ending_in_a_letter_the_slash_strip_could_eat_is_kept_whol
             assert list(expand_url(url, frozenset())) == [SourceFile("memory://logsX/runs.jsonl", "jsonl", False)]
     finally:
         MEMORY.rm("/logsX", recursive=True)
+
+
+def test_a_folder_name_ending_in_a_space_is_kept_whole() -> None:
+    MEMORY.pipe_file("/logs /runs.jsonl", b"")
+    try:
+        assert list(expand_url("memory://logs ", frozenset())) == [
+            SourceFile("memory://logs /runs.jsonl", "jsonl", False)
+        ]
+    finally:
+        MEMORY.rm("/logs ", recursive=True)

@@ -548,3 +548,26 @@ def test_every_unnamed_denial_is_counted() -> None:
         request(*(returned(i, "denied", "lookup") for i in "ab")),
     ]
     assert map_history(read_history(messages), ()).denials_not_gated == 2
+
+
+def test_answers_before_the_made_up_ones_do_not_count_against_them() -> None:
+    messages = [
+        prompt(),
+        response(call("l1", "lookup"), call("c1"), call("c2")),
+        request(returned("l1", tool="lookup"), run_id="run-1"),
+        request(synthesized("c1"), run_id=None),
+        request(synthesized("c2"), run_id=None),
+        new_prompt(),
+    ]
+    assert resolutions(step_of(messages)) == [("refund", "unresolved", 1)] * 2
+
+
+def test_two_built_in_tools_answered_in_one_response_are_two_calls_in_their_order() -> None:
+    parts = [
+        {"part_kind": "builtin-tool-call", "tool_name": "web_search", "tool_call_id": "b1", "args": {"q": "1"}},
+        {**returned("b1", tool="web_search", content="one"), "part_kind": "builtin-tool-return"},
+        {"part_kind": "builtin-tool-call", "tool_name": "web_search", "tool_call_id": "b2", "args": {"q": "2"}},
+        {**returned("b2", tool="web_search", content="two"), "part_kind": "builtin-tool-return"},
+    ]
+    step = step_of([prompt(), response(*parts, timestamp=T2)], ())
+    assert [c["result"] for c in step["agent_tool_calls"]] == ["one", "two"]

@@ -65,6 +65,7 @@ def test_a_history_that_names_two_conversations_is_refused_naming_its_line(tmp_p
     path = write_jsonl(tmp_path / "h.jsonl", history(), mixed)
     with pytest.raises(UnmappableSourceError) as refused:
         import_pydantic_ai_history(path)
+    assert refused.value.source == path
     assert refused.value.reason == "line 2, /: the history joins 2 conversation ids"
 
 
@@ -180,3 +181,12 @@ def test_with_a_suite_the_run_names_it(tmp_path: Path) -> None:
     document = run_document("h.json", [task], (), "0" * 64, suite)
     assert (document["suite_id"], document["suite_version"]) == ("refund-desk", "2.1.0")
     assert document["task_results"][0]["step_results"][0]["step_n"] == 1
+
+
+def test_an_approved_call_s_requested_args_are_kept_under_its_task(tmp_path: Path) -> None:
+    messages = with_refund("a")
+    messages[2]["parts"][0]["outcome"] = "success"
+    run = import_pydantic_ai_history(write_jsonl(tmp_path / "h.jsonl", messages), approval_tools=["refund"])
+    assert run.adapter.config["approved_calls_requested_args"] == [
+        {"task_id": "a", "call_id": "a-r", "tool": "refund", "requested_args": {"n": 1}}
+    ]
