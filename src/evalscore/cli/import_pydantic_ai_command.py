@@ -11,8 +11,7 @@ import click
 
 from evalscore.cli.common import MAX_DOCUMENT_BYTES_CEILING, traceback_option
 from evalscore.cli.importing import ImportJob, run_import
-from evalscore.importers.pydantic_ai import import_pydantic_ai_history
-from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
+from evalscore.importers.pydantic_ai import DEFAULT_MAX_HISTORY_BYTES, import_pydantic_ai_history
 from evalscore.models import EvalSuite, Run
 
 PROG: Final = "evalscore import pydantic-ai"
@@ -66,7 +65,7 @@ class ImportPydanticAIOptions:
     output: str
     approval_tools: tuple[str, ...]
     suite: str | None
-    max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES
+    max_document_bytes: int = DEFAULT_MAX_HISTORY_BYTES
 
 
 def run_import_pydantic_ai(options: ImportPydanticAIOptions) -> int:
@@ -109,8 +108,9 @@ def _check_tools(ctx: click.Context, param: click.Parameter, values: tuple[str, 
     multiple=True,
     callback=_check_tools,
     metavar="NAME",
-    help="A tool that required approval (requires_approval=True or ApprovalRequired); repeatable. A history "
-    "does not record which tools did: each call of a named tool becomes a gate, and no other call does.",
+    help="A tool declared requires_approval=True whose approvals the application gives only by resuming with "
+    "deferred_tool_results (no HandleDeferredToolCalls handler); repeatable. A history records neither: a call "
+    "of a named tool the run paused for becomes a gate, and no other call does.",
 )
 @click.option(
     "--suite",
@@ -122,9 +122,10 @@ def _check_tools(ctx: click.Context, param: click.Parameter, values: tuple[str, 
 @click.option(
     "--max-document-bytes",
     type=click.IntRange(min=1, max=MAX_DOCUMENT_BYTES_CEILING),
-    default=DEFAULT_MAX_DOCUMENT_BYTES,
+    default=DEFAULT_MAX_HISTORY_BYTES,
     show_default=True,
-    help="Largest history read into memory (a JSON file, or one line of a JSONL file); a larger one is refused.",
+    help="Largest history read into memory (a JSON file, or one line of a JSONL file); a larger one is refused. "
+    "Mapping holds about 25 times a history's size at worst.",
 )
 @traceback_option
 def pydantic_ai_command(
@@ -134,11 +135,13 @@ def pydantic_ai_command(
 
     A file holds one history (a JSON array of messages, as ModelMessagesTypeAdapter
     writes it) or one per line (JSONL); each history is a task of one step. Calls
-    of the tools named by --approval-tool become gates: approved when the history
-    holds the call's successful return, denied when it records a denial, unresolved
-    when it holds no answer. Who decided and when are not in a history and stay
-    null/empty; the args of an approved call are kept as requested in
-    adapter.config (an override is not recorded), not as what ran.
+    of the tools named by --approval-tool that the run paused for become gates:
+    approved when a resumed run holds the call's successful return, denied when it
+    records a denial, unresolved when the call has no answer. A named call answered
+    inside its own run, or decided where the history does not say how, refuses the
+    history. Who decided and when are not in a history and stay null/empty; the
+    args of an approved call are kept as requested in adapter.config (an override
+    is not recorded), not as what ran.
 
     Exit 0 when every file imports, 2 on a usage error, when a file cannot be read
     or when OUT may not be written, 3 when a history cannot be mapped to a valid Run

@@ -337,8 +337,8 @@ def test_an_unanswered_call_followed_by_a_resumed_run_was_decided_off_the_record
     error = refusal([prompt(), response(call("c1")), request(), response()])
     assert (error.pointer, error.reason) == (
         "",
-        "'refund' call 'c1' has no answer, yet a later run followed: it was decided, and the history does not "
-        "record how",
+        "'refund' call 'c1' has no answer, yet a later run followed that did not open with a new prompt: the call "
+        "was answered, deferred again or dropped there, and the history does not say which",
     )
     cut_off = refusal([prompt(), response(call("c1")), request(returned("c1", "interrupted"))])
     assert cut_off.reason == (
@@ -443,7 +443,7 @@ def test_output_tool_and_framework_tool_calls_are_not_task_calls_and_the_output_
         returned("o2", tool="final_result", content="Output tool not used - a final result was already processed."),
         run_id="run-1",
     )
-    mapped = map_history(read_history([prompt(), response(search, output, unused), answers]), ("final_result",))
+    mapped = map_history(read_history([prompt(), response(search, output, unused), answers]), ("refund",))
     assert mapped.step["agent_tool_calls"] == []
     assert mapped.step["gate_events"] == []
     assert mapped.other_calls == [
@@ -539,6 +539,50 @@ def test_a_response_stated_complete_has_its_calls_handled() -> None:
     assert resolutions(step_of([prompt(), complete, response(timestamp=T2)])) == [("refund", "unresolved", 0)]
     assert refusal([prompt(), {**complete, "state": 5}]).pointer == "/1/state"
     assert refusal([prompt(), response({**call("c1"), "tool_kind": 5})]).pointer == "/1/parts/0/tool_kind"
+
+
+def test_a_named_call_is_never_taken_for_an_output_tool_whatever_its_answer_says() -> None:
+    echoed = returned("c1", content="Output tool not used - a final result was already processed.")
+    error = refusal([prompt(), response(call("c1")), request(echoed, run_id="run-1")])
+    assert "cannot say who decided" in error.reason
+
+
+def test_a_call_left_by_a_run_that_was_cut_off_is_no_gate_and_did_not_run() -> None:
+    crashed = {**request(returned("l1", "failed", "lookup"), run_id="run-1"), "state": "interrupted"}
+    mapped = map_history(read_history([prompt(), response(call("c1"), call("l1", "lookup")), crashed]), ("refund",))
+    assert mapped.step["gate_events"] == []
+    assert [(entry["call_id"], entry["reason"]) for entry in mapped.calls_not_run] == [
+        ("c1", RESPONSE_INTERRUPTED),
+        ("l1", NOT_RUN_REASONS["failed"]),
+    ]
+
+
+def test_gates_are_listed_in_the_order_they_were_decided() -> None:
+    messages = [
+        prompt(),
+        response(call("a"), call("b")),
+        request(returned("b")),  # b approved at the first pause; a asked again
+        response(run_id="run-2"),
+        request(returned("a"), run_id="run-3"),
+        response(timestamp=T2, run_id="run-3"),
+    ]
+    step = step_of(messages)
+    assert [(gate["surfaced"], gate["task_calls_before"]) for gate in step["gate_events"]] == [
+        ('refund({"id":"b"})', 0),
+        ('refund({"id":"a"})', 1),
+    ]
+
+
+def test_a_timestamp_on_a_response_part_is_read_and_checked() -> None:
+    answer = {
+        **returned("b1", tool="web_search"),
+        "part_kind": "builtin-tool-return",
+        "timestamp": "2026-12-01T09:00:00Z",
+    }
+    search = {"part_kind": "builtin-tool-call", "tool_name": "web_search", "tool_call_id": "b1", "args": {}}
+    assert step_of([prompt(), response(search, answer, timestamp=T1)], ())["latency_ms"] == 3_601_500.0
+    bad = {**answer, "timestamp": "yesterday"}
+    assert refusal([prompt(), response(search, bad)], ()).pointer == "/1/parts/1/timestamp"
 
 
 def test_every_unnamed_denial_is_counted() -> None:

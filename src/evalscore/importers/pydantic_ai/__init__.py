@@ -10,15 +10,25 @@ never imported. See docs/pydantic-ai-import.md for the whole mapping.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from typing import Final
 
 from evalscore.importers.pydantic_ai._reading import history_documents
 from evalscore.importers.pydantic_ai._run import MappedTask, map_task, run_document
 from evalscore.importers.shared.checked_run import checked_run
 from evalscore.importers.shared.errors import ImportFailedError, UnmappableSourceError, UnreadableSourceError
-from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
 from evalscore.models import EvalSuite, Run
 
-__all__ = ["ImportFailedError", "UnmappableSourceError", "UnreadableSourceError", "import_pydantic_ai_history"]
+__all__ = [
+    "DEFAULT_MAX_HISTORY_BYTES",
+    "ImportFailedError",
+    "UnmappableSourceError",
+    "UnreadableSourceError",
+    "import_pydantic_ai_history",
+]
+
+DEFAULT_MAX_HISTORY_BYTES: Final = 64 * 1024 * 1024
+"""The largest history read by default. Mapping one holds about 25 times its size at worst (a response of
+250,000 tool calls: 52 MB read, 1.4 GB held), so the default is lower than validate's 512 MiB."""
 
 
 def import_pydantic_ai_history(
@@ -26,7 +36,7 @@ def import_pydantic_ai_history(
     *,
     approval_tools: Collection[str] = (),
     suite: EvalSuite | None = None,
-    max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
+    max_document_bytes: int = DEFAULT_MAX_HISTORY_BYTES,
     on_history: Callable[[], None] | None = None,
 ) -> Run:
     """Read one history file, history by history, and map it to a validated Run.

@@ -91,6 +91,8 @@ class History:
     run_ids: dict[str, None] = field(default_factory=dict)
     models: dict[str, None] = field(default_factory=dict)
     call_ids: set[str] = field(default_factory=set)
+    interrupted_runs: set[str] = field(default_factory=set)
+    """Runs one of whose messages says it was interrupted (a cancelled stream, a crash): they did not pause."""
     synthesized: int = 0
     """How many returns the framework made up for calls it abandoned."""
     final_text: str = ""
@@ -124,7 +126,10 @@ def _read_message(message: object, index: int, history: History) -> None:
     _note(history.run_ids, run_id)
     _note(history.conversation_ids, _optional_text(message, "conversation_id", path))
     _timestamp(message, path, history)
-    context = _Context(index, run_id, complete=state in (None, "complete"))
+    complete = state in (None, "complete")
+    if not complete and run_id is not None:
+        history.interrupted_runs.add(run_id)
+    context = _Context(index, run_id, complete=complete)
     prompt = False
     answers_before = len(history.returns) - history.synthesized
     if kind == "response":
@@ -178,6 +183,7 @@ def _read_response_part(
         history.call_ids.add(call_id)
     elif part_kind in RETURN_KINDS:  # a provider's built-in tool answers in the response itself
         _read_return(part, path, context, history, legacy=False)
+    _timestamp(part, path, history)
 
 
 def _read_request_part(part: object, path: tuple[str | int, ...], context: _Context, history: History) -> bool:

@@ -57,7 +57,7 @@ NOT_RUN_REASONS: Final = {
 }
 NO_RETURN: Final = "no return recorded (the history ends with the call pending)"
 SKIPPED: Final = "not executed: the run had already produced its final result"
-RESPONSE_INTERRUPTED: Final = "the response holding it was interrupted before its calls were handled"
+RESPONSE_INTERRUPTED: Final = "its run was interrupted (a cancelled stream, a crash) before the call was handled"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,17 +96,18 @@ def map_history(history: History, approval_tools: Collection[str]) -> MappedHist
             reason = f"returns for tool call {call.call_id!r} of {call.tool!r} under the name {returned.tool!r}"
             raise HistoryShapeError(returned.pointer, reason)
         outcome = None if returned is None else _recorded_outcome(call, returned)
-        other = _not_a_task_call(call, returned)
+        gated = call.tool in approval_tools
+        other = None if gated else _not_a_task_call(call, returned)  # a named tool's call is never hidden
         if other is not None:
             other_calls.append({"call_id": call.call_id, "tool": call.tool, "what": other})
             continue
-        gated = call.tool in approval_tools
         if gated and call.complete:
             gate = _gate(call, returned, history, runs)
             if gate is not None:
                 gates.append(gate)
         if returned is None:
-            not_run.append(_not_run(call, NO_RETURN if call.complete else RESPONSE_INTERRUPTED))
+            interrupted = not call.complete or call.run_id in history.interrupted_runs
+            not_run.append(_not_run(call, RESPONSE_INTERRUPTED if interrupted else NO_RETURN))
         elif outcome == "success" and returned.content != TOOL_SKIPPED:
             if gated:  # what ran may be an override of the request: only the request is recorded
                 requested_args.append({"call_id": call.call_id, "tool": call.tool, "requested_args": _args(call.args)})
@@ -123,7 +124,7 @@ def map_history(history: History, approval_tools: Collection[str]) -> MappedHist
         "agent_final_output": _final_output(history),
         "latency_ms": latency_ms(history),
         "auto_score": None,
-        "gate_events": [_gate_event(gate, _calls_before(gate, positions)) for gate in gates],
+        "gate_events": [_gate_event(gate, _calls_before(gate, positions)) for gate in sorted(gates, key=_decided)],
     }
     return MappedHistory(step, not_run, requested_args, other_calls, denials_not_gated)
 
@@ -194,6 +195,8 @@ def _recorded_outcome(call: ToolCallRecord, returned: ToolReturnRecord) -> Outco
 def _gate(call: ToolCallRecord, returned: ToolReturnRecord | None, history: History, runs: _Runs) -> _Gate | None:
     """The gate of a named tool's call, None when it never reached approval; refuses what cannot be told."""
     if returned is None or (returned.outcome == "interrupted" and returned.synthesized):
+        if call.run_id in history.interrupted_runs:
+            return None  # the run was cut off (a crash, a cancelled stream): it did not pause for the call
         _refuse_unless_paused(call, history, runs)
         return _Gate(call, "unresolved", (runs.next_run[call.message],))
     if returned.content == TOOL_SKIPPED:
@@ -238,8 +241,8 @@ def _refuse_unless_paused(call: ToolCallRecord, history: History, runs: _Runs) -
         return
     raise HistoryShapeError(
         "",
-        f"{call.tool!r} call {call.call_id!r} has no answer, yet a later run followed: it was decided, and the "
-        "history does not record how",
+        f"{call.tool!r} call {call.call_id!r} has no answer, yet a later run followed that did not open with a "
+        "new prompt: the call was answered, deferred again or dropped there, and the history does not say which",
     )
 
 
@@ -247,6 +250,12 @@ def _refusal(call: ToolCallRecord, returned: ToolReturnRecord, what: str) -> His
     return HistoryShapeError(
         returned.pointer, f"the return of {call.tool!r} call {call.call_id!r} ({returned.outcome}) cannot say {what}"
     )
+
+
+def _decided(gate: _Gate) -> tuple[int]:
+    """Gates are listed in the order they were decided (a call approved twice, at two pauses, is decided
+    at the second); a gate whose deciding run is no longer recorded keeps its call's place."""
+    return gate.decided_before if gate.decided_before is not None else (gate.call.message,)
 
 
 def _calls_before(gate: _Gate, positions: list[tuple[int, int]]) -> int | None:
