@@ -615,3 +615,20 @@ def test_two_built_in_tools_answered_in_one_response_are_two_calls_in_their_orde
     ]
     step = step_of([prompt(), response(*parts, timestamp=T2)], ())
     assert [c["result"] for c in step["agent_tool_calls"]] == ["one", "two"]
+
+
+def test_gates_whose_deciding_run_is_no_longer_recorded_keep_their_calls_places_among_the_others() -> None:
+    merged = request(returned("c1"), returned("c2", "denied"), run_id=None)
+    messages = [
+        prompt(),
+        response(call("c1"), call("c2")),
+        merged,
+        response(call("c3"), run_id="run-2"),
+        request(returned("c3"), run_id="run-3"),
+        response(timestamp=T2, run_id="run-3"),
+    ]
+    assert resolutions(step_of(messages)) == [
+        ("refund", "approved", None),
+        ("refund", "denied", None),
+        ("refund", "approved", 1),
+    ]
