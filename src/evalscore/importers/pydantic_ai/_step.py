@@ -7,19 +7,23 @@ The rules (docs/pydantic-ai-import.md gives the pydantic-ai facts behind each):
   (which do not say whether the tool's body ran) are calls that did not run, listed with why.
   Output-tool calls (the framework's ``Final result processed.`` / ``Output tool not used - ...``)
   and the framework's own tools (``tool_kind`` ``tool-search``, ``capability-load``) are not task
-  calls. A response whose ``state`` says it was interrupted never had its calls handled.
-- The calls that ran are in the order their returns sit in the history: the order they ran.
+  calls; a named tool's call is never taken for one. A call whose run was cut off (a message of
+  that run with ``state`` ``interrupted``) and that has no answer was never handled.
+- The calls that ran are in the order their returns sit in the history (the order pydantic-ai
+  recorded them).
 - A **gate** exists only for a call of a tool named by ``--approval-tool``, and only where the
-  history shows the run paused for it: its answer comes from a later run than the call (pydantic-ai
-  resumes a deferred call only in a new run), or it has no answer and no later run followed
-  (the history ends paused) or the next run opened with a new prompt (the application moved on).
+  history shows the run paused for it. On the premise the option states (the tool always asks;
+  the application decides only by resuming with ``deferred_tool_results``), an answer from a later
+  run than the call's is a decision after a pause; so is no answer when no later run followed (the
+  history ends paused) or the next run opened with a new prompt (the application moved on).
   ``success`` is ``approved``, ``denied`` is ``denied``, no answer (or one pydantic-ai made up when
   it abandoned the call) is ``unresolved``. A named call whose arguments were rejected in its own
   run (``failed``/``retried``) never reached approval: no gate. Every other case cannot be told
-  apart from a decision made inside the run (by a handler, or no approval needed) or from a
-  decision the history does not record, and refuses the history.
-- ``task_calls_before`` counts the calls that ran before the run that answered the gate began (or,
-  for an unresolved gate, before its own run ended).
+  apart from a decision made inside the run (by a handler, or no approval needed) or from one the
+  history does not record, and refuses the history.
+- Gates are listed in the order they were decided. ``task_calls_before`` counts the calls that ran
+  before the run that answered the gate began (for an unresolved gate, before its own run ended);
+  it is null where pydantic-ai merged the requests and that run's start is no longer recorded.
 - An approved call keeps no ``args``: ``ToolApproved`` may have overridden them and the history
   keeps only the model's request, which goes to the provenance.
 - No time, person or decision is read from anything else: ``opened_at``, ``resolved_at``,
