@@ -35,12 +35,12 @@ INSPECT_LOG_FACTORY = Path(__file__).resolve().parent / "unit" / "importers" / "
 INSPECT_MISSING = "inspect_ai is not installed (a dev dependency): cannot produce real Inspect logs"
 
 
-def _inspect_log_factory() -> ModuleType:
-    """The importer tests' log factory: the module already imported by them, else loaded from its file."""
-    loaded = sys.modules.get("inspect_log_factory")
+def _test_module(name: str, path: Path) -> ModuleType:
+    """A helper module of the tests: the one already imported under ``name``, else loaded from ``path``."""
+    loaded = sys.modules.get(name)
     if loaded is not None:
         return loaded
-    spec = importlib.util.spec_from_file_location("inspect_log_factory", INSPECT_LOG_FACTORY)
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -53,7 +53,8 @@ def _inspect_log_factory() -> ModuleType:
 def inspect_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Real Inspect logs (``eval`` and ``json`` formats, ...), made once per session; skipped without inspect_ai."""
     pytest.importorskip("inspect_ai", reason=INSPECT_MISSING)
-    logs: dict[str, Path] = _inspect_log_factory().session_logs(tmp_path_factory.getbasetemp() / "inspect-logs")
+    factory = _test_module("inspect_log_factory", INSPECT_LOG_FACTORY)
+    logs: dict[str, Path] = factory.session_logs(tmp_path_factory.getbasetemp() / "inspect-logs")
     return logs
 
 
@@ -67,16 +68,7 @@ def pydantic_ai_runs(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     dependency: without it these tests fail (they are never skipped), saying what to install."""
     if importlib.util.find_spec("pydantic_ai") is None:
         pytest.fail(PYDANTIC_AI_MISSING)
-    loaded = sys.modules.get("pydantic_ai_histories")
-    if loaded is not None:
-        return loaded
-    spec = importlib.util.spec_from_file_location("pydantic_ai_histories", PYDANTIC_AI_HISTORIES)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return _test_module("pydantic_ai_histories", PYDANTIC_AI_HISTORIES)
 
 
 @pytest.fixture(scope="session")
