@@ -87,7 +87,7 @@ class _Gate:
 
 def map_history(history: History, approval_tools: Collection[str]) -> MappedHistory:
     """The step of one history; raises ``HistoryShapeError`` where the history cannot be mapped honestly."""
-    ran: dict[tuple[int, int], dict[str, Any]] = {}  # by where the answer sits: the order the calls ran
+    ran: dict[tuple[int, int], dict[str, Any]] = {}  # by where the answer sits: the order pydantic-ai recorded them
     gates: list[_Gate] = []
     not_run: list[dict[str, Any]] = []
     requested_args: list[dict[str, Any]] = []
