@@ -12,9 +12,9 @@ from typing import Any, Final
 
 import click
 
-from evalscore.cli.common import MAX_DOCUMENT_BYTES_CEILING, traceback_option
+from evalscore.cli.common import traceback_option
 from evalscore.cli.import_pydantic_ai_command import pydantic_ai_command
-from evalscore.cli.importing import ImportJob, run_import
+from evalscore.cli.importing import ImportJob, import_max_bytes_option, output_option, run_import, suite_option
 from evalscore.importers.inspect import AUTOMATIC_APPROVERS, DEFAULT_HUMAN_APPROVERS, import_inspect_log
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
 from evalscore.models import EvalSuite, Run
@@ -100,15 +100,10 @@ def import_group() -> None:
 
 @import_group.command("inspect")
 @click.argument("logs", nargs=-1, required=True, type=click.Path())
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    type=click.Path(allow_dash=True, readable=False),
-    metavar="OUT",
-    help="The JSONL file to write, one Run per log, or - for standard output; written only when every log "
+@output_option(
+    "The JSONL file to write, one Run per log, or - for standard output; written only when every log "
     "imports. A symbolic link is written through to the file it names; a device, FIFO, socket, directory "
-    "or one of the inputs is refused.",
+    "or one of the inputs is refused."
 )
 @click.option(
     "--human-approver",
@@ -119,18 +114,10 @@ def import_group() -> None:
     help="An Inspect approver whose involvement means control returned to a person (repeatable; "
     "default: human). 'auto' and 'policy' are never accepted.",
 )
-@click.option(
-    "--suite",
-    type=click.Path(),
-    default=None,
-    help="The suite the logs answer (YAML or JSON): each step's auto score is re-derived against it under v3.",
-)
-@click.option(
-    "--max-document-bytes",
-    type=click.IntRange(min=1, max=MAX_DOCUMENT_BYTES_CEILING),
-    default=DEFAULT_MAX_DOCUMENT_BYTES,
-    show_default=True,
-    help="Largest member of a .eval log (its header or one sample) decompressed into memory; a member "
+@suite_option("The suite the logs answer (YAML or JSON): each step's auto score is re-derived against it under v3.")
+@import_max_bytes_option(
+    DEFAULT_MAX_DOCUMENT_BYTES,
+    "Largest member of a .eval log (its header or one sample) decompressed into memory; a member "
     "declaring more is refused before it is decompressed (at most 2**40).",
 )
 @traceback_option

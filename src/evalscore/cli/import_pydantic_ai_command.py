@@ -9,8 +9,8 @@ from typing import Any, Final
 
 import click
 
-from evalscore.cli.common import MAX_DOCUMENT_BYTES_CEILING, traceback_option
-from evalscore.cli.importing import ImportJob, run_import
+from evalscore.cli.common import traceback_option
+from evalscore.cli.importing import ImportJob, import_max_bytes_option, output_option, run_import, suite_option
 from evalscore.importers.pydantic_ai import DEFAULT_MAX_HISTORY_BYTES, import_pydantic_ai_history
 from evalscore.models import EvalSuite, Run
 
@@ -93,14 +93,9 @@ def _check_tools(ctx: click.Context, param: click.Parameter, values: tuple[str, 
 
 @click.command("pydantic-ai")
 @click.argument("histories", nargs=-1, required=True, type=click.Path())
-@click.option(
-    "-o",
-    "--output",
-    required=True,
-    type=click.Path(allow_dash=True, readable=False),
-    metavar="OUT",
-    help="The JSONL file to write, one Run per history file, or - for standard output; written only when every "
-    "file imports. A symbolic link is written through; a device, FIFO, socket, directory or an input is refused.",
+@output_option(
+    "The JSONL file to write, one Run per history file, or - for standard output; written only when every "
+    "file imports. A symbolic link is written through; a device, FIFO, socket, directory or an input is refused."
 )
 @click.option(
     "--approval-tool",
@@ -112,19 +107,13 @@ def _check_tools(ctx: click.Context, param: click.Parameter, values: tuple[str, 
     "deferred_tool_results (no HandleDeferredToolCalls handler); repeatable. A history records neither: a call "
     "of a named tool the run paused for becomes a gate, and no other call does.",
 )
-@click.option(
-    "--suite",
-    type=click.Path(),
-    default=None,
-    help="The suite the histories answer (YAML or JSON): the run takes its id and version, and each step's "
-    "auto score is re-derived against it under v3.",
+@suite_option(
+    "The suite the histories answer (YAML or JSON): the run takes its id and version, and each step's "
+    "auto score is re-derived against it under v3."
 )
-@click.option(
-    "--max-document-bytes",
-    type=click.IntRange(min=1, max=MAX_DOCUMENT_BYTES_CEILING),
-    default=DEFAULT_MAX_HISTORY_BYTES,
-    show_default=True,
-    help="Largest history read into memory (a JSON file, or one line of a JSONL file); a larger one is refused. "
+@import_max_bytes_option(
+    DEFAULT_MAX_HISTORY_BYTES,
+    "Largest history read into memory (a JSON file, or one line of a JSONL file); a larger one is refused. "
     "Mapping holds about 25 times a history's size at worst.",
 )
 @traceback_option

@@ -14,8 +14,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import ClassVar, Final, Protocol
 
+import click
 import orjson
+from click.decorators import FC
 
+from evalscore.cli.common import MAX_DOCUMENT_BYTES_CEILING
 from evalscore.cli.output_file import (
     EXIT_TERMINATED,
     STDOUT,
@@ -43,6 +46,29 @@ MAX_SUITE_BYTES: Final = 16 * 1024 * 1024
 ImportOne = Callable[[str, EvalSuite | None, Callable[[], None]], Run]
 """Import one source (its path, the suite or None, a callback per unit read for progress) or raise
 ``ImportFailedError``."""
+
+
+def output_option(help_text: str) -> Callable[[FC], FC]:
+    """``-o/--output OUT``: the JSONL file an import writes, or ``-`` for standard output."""
+    return click.option(
+        "-o", "--output", required=True, type=click.Path(allow_dash=True, readable=False), metavar="OUT", help=help_text
+    )
+
+
+def suite_option(help_text: str) -> Callable[[FC], FC]:
+    """``--suite SUITE``: the suite an import's steps are re-derived against (read as ``score --suite`` reads it)."""
+    return click.option("--suite", type=click.Path(), default=None, help=help_text)
+
+
+def import_max_bytes_option(default: int, help_text: str) -> Callable[[FC], FC]:
+    """``--max-document-bytes N``: the largest piece of a source an importer holds in memory."""
+    return click.option(
+        "--max-document-bytes",
+        type=click.IntRange(min=1, max=MAX_DOCUMENT_BYTES_CEILING),
+        default=default,
+        show_default=True,
+        help=help_text,
+    )
 
 
 class Tally(Protocol):
