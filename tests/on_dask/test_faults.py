@@ -163,8 +163,9 @@ def test_a_scheduler_lost_mid_run_is_exit_2_with_one_line_and_nothing_written(tm
         "--scheduler-file", str(scheduler_file),
     )  # fmt: skip
     worker = _started(
-        "distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file), "--nthreads", "1", "--no-dashboard"
-    )
+        "distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file), "--host", "127.0.0.1",
+        "--nthreads", "1", "--no-dashboard",
+    )  # fmt: skip
     command = None
     try:
         _wait_for(scheduler_file.exists, "the scheduler wrote its address")
