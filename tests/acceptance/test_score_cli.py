@@ -136,6 +136,7 @@ def test_the_bundled_example_reports_the_hand_computed_oversight_signals() -> No
         "four_eyes": 1,  # ["Ops-Lead-17 ", "ops-lead-17"] is one person; ["dpo-2", "ops-lead-17"] two
         "latency_unavailable": 2,
         "fast_approvals": 2,
+        "fast_approvals_by_bound": 0,
         "never_denied": False,
     }
     # Approved approval requests: 38,500 ms (bin 30 s-1 min), 900 ms (500 ms-1 s), 400 ms from the
@@ -542,6 +543,7 @@ def test_the_json_report_has_exactly_the_stable_keys() -> None:
         "four_eyes",
         "latency_unavailable",
         "fast_approvals",
+        "fast_approvals_by_bound",
         "never_denied",
         "by_target_tool",
         "unresolved_by_target_tool",

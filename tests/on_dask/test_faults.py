@@ -190,7 +190,8 @@ def test_a_scheduler_lost_mid_run_is_exit_2_with_one_line_and_nothing_written(tm
     lines = [line for line in stderr.splitlines() if not line.startswith(b"evalscore: Dask dashboard at http")]
     assert len(lines) == 1  # one line: Dask's own logs and tracebacks stay off stderr
     assert lines[0].startswith(b"evalscore validate: the Dask cluster failed a task (")
-    assert b"scheduler-connection-lost" in lines[0]
+    # Which of the client's connections notices first is a race: the gather's stream, or the scheduler's.
+    assert b"scheduler-connection-lost" in lines[0] or b"CommClosedError" in lines[0]
     assert not out.exists()
 
 

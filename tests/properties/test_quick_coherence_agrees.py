@@ -176,6 +176,28 @@ CASES: Final[list[tuple[str, dict[str, Any], bool]]] = [
         run(step(events=[gate(resolution="unresolved", decision_latency_ms=0)])),
         False,
     ),
+    (
+        "a latency at its upper bound",
+        run(step(events=[gate(decision_latency_ms=5, decision_latency_upper_bound_ms=5)])),
+        True,
+    ),
+    (
+        "a latency above its upper bound (ES105)",
+        run(step(events=[gate(decision_latency_ms=5.5, decision_latency_upper_bound_ms=5)])),
+        False,
+    ),
+    ("timestamps as far apart as the bound", timed("2026-03-01T09:00:01Z", decision_latency_upper_bound_ms=1000), True),
+    (
+        "timestamps further apart than the bound (ES105)",
+        timed("2026-03-01T09:00:01.000001Z", decision_latency_upper_bound_ms=1000),
+        False,
+    ),
+    ("an upper bound alone", run(step(events=[gate(decision_latency_upper_bound_ms=10**400)])), True),
+    (
+        "an unresolved gate with an upper bound (ES103)",
+        run(step(events=[gate(resolution="unresolved", decision_latency_upper_bound_ms=0)])),
+        False,
+    ),
     ("task_calls_before equal to the calls", run(step(calls=2, events=[gate(task_calls_before=2)])), True),
     ("task_calls_before above the calls (ES111)", run(step(calls=2, events=[gate(task_calls_before=3)])), False),
     (
@@ -246,16 +268,16 @@ def test_the_quick_test_says_nothing_to_find_exactly_when_the_walk_finds_nothing
 
 
 def test_the_cases_cover_both_answers_and_every_run_rule() -> None:
-    assert len(CASES) == 62
-    assert sum(silent for _, _, silent in CASES) == 28
+    assert len(CASES) == 68
+    assert sum(silent for _, _, silent in CASES) == 31
     codes = {
         code
         for _, document, _ in CASES
         for code in (f.code for f in coherence_findings(detect_kind(document) or "", document))
     }
     assert codes == {
-        "ES101", "ES102", "ES103", "ES104", "ES111", "ES112", "ES121", "ES122", "ES123", "ES124", "ES125", "ES126",
-        "ES131", "ES132", "ES133", "ES134", "ES201", "ES202",
+        "ES101", "ES102", "ES103", "ES104", "ES105", "ES111", "ES112", "ES121", "ES122", "ES123", "ES124", "ES125",
+        "ES126", "ES131", "ES132", "ES133", "ES134", "ES201", "ES202",
     }  # fmt: skip
 
 

@@ -617,3 +617,52 @@ def test_findings_are_located_under_the_path_the_caller_gives() -> None:
 
 def test_an_unknown_kind_has_no_coherence_findings() -> None:
     assert list(coherence_findings("report", run(step(events=[gate(task_calls_before=9)])))) == []
+
+
+# --- an observed upper bound on the decision latency: ES105, and ES103 for an unresolved gate --------
+
+
+def test_a_latency_at_its_upper_bound_is_coherent_and_one_above_it_is_an_error() -> None:
+    assert gate_findings(decision_latency_ms=500, decision_latency_upper_bound_ms=500) == []
+    found = gate_findings(decision_latency_ms=500.001, decision_latency_upper_bound_ms=500)
+    assert found == [
+        (
+            "ES105",
+            "error",
+            "/g/decision_latency_ms",
+            "decision_latency_ms is 500.001 but decision_latency_upper_bound_ms is 500 (at /g/decision_latency_ms)",
+        )
+    ]
+
+
+def test_timestamps_further_apart_than_the_upper_bound_are_an_error() -> None:
+    assert (
+        gate_findings(opened_at=OPENED, resolved_at="2026-03-01T09:00:01Z", decision_latency_upper_bound_ms=1000) == []
+    )
+    found = gate_findings(
+        opened_at=OPENED, resolved_at="2026-03-01T09:00:01.000001Z", decision_latency_upper_bound_ms=1000
+    )
+    assert [(code, pointer) for code, _, pointer, _ in found] == [("ES105", "/g/decision_latency_upper_bound_ms")]
+
+
+def test_a_bound_is_checked_even_when_a_timestamp_is_not_a_real_instant() -> None:
+    found = gate_findings(opened_at="2026-02-30T09:00:00Z", decision_latency_ms=9, decision_latency_upper_bound_ms=8)
+    assert sorted(code for code, _, _, _ in found) == ["ES104", "ES105"]
+
+
+def test_a_bound_alone_is_coherent_on_a_resolved_gate() -> None:
+    assert gate_findings(decision_latency_upper_bound_ms=0) == []
+    assert gate_findings(resolution="denied", decision_latency_upper_bound_ms=10**400) == []
+
+
+def test_an_unresolved_gate_with_an_upper_bound_is_an_error() -> None:
+    found = gate_findings(resolution="unresolved", decision_latency_upper_bound_ms=5)
+    assert found == [
+        (
+            "ES103",
+            "error",
+            "/g/decision_latency_upper_bound_ms",
+            "an unresolved gate has a decision_latency_upper_bound_ms; a bound on a decision's latency implies a "
+            "decision (at /g/decision_latency_upper_bound_ms)",
+        )
+    ]

@@ -18,7 +18,7 @@ from evalscore.inputs.yaml_loader import load_yaml
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
 SCHEMA_DIR = ROOT / "schemas" / "v1"
-COHERENCE_ERROR_RULES = 19
+COHERENCE_ERROR_RULES = 20
 
 
 def _raw(path: Path) -> bytes:

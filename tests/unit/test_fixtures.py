@@ -18,7 +18,7 @@ FIXTURE_FILES = list(artifact_files(ROOT, ("fixtures",)))
 VALID_FILES = [path for path in FIXTURE_FILES if path.relative_to(FIXTURES).parts[0] == "valid"]
 INVALID_FILES = [path for path in FIXTURE_FILES if path.relative_to(FIXTURES).parts[0] == "invalid"]
 MIN_FIXTURES = 70
-COHERENCE_ERROR_RULES = 19
+COHERENCE_ERROR_RULES = 20
 
 
 def _fixture_id(path: Path) -> str:

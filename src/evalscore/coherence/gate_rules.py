@@ -37,13 +37,17 @@ def check_gate_event(event: dict[str, Any], path: JsonPath) -> Iterator[Finding]
     bad: list[Finding] = []
     opened = _instant(event, "opened_at", path, bad)
     resolved = _instant(event, "resolved_at", path, bad)
+    latency_ms = event.get("decision_latency_ms")
+    bound_ms = event.get("decision_latency_upper_bound_ms")
+    if bound_ms is not None:
+        elapsed = None if opened is None or resolved is None else milliseconds_between(opened, resolved)
+        yield from check_latency_within_bound(latency_ms, elapsed, bound_ms, path)
     if bad:
         yield from bad
         return
     if opened is None or resolved is None:
         return
     yield from check_resolved_not_before_opened(opened, resolved, path)
-    latency_ms = event.get("decision_latency_ms")
     if latency_ms is not None:
         yield from check_latency_agrees(opened, resolved, latency_ms, path)
 
@@ -60,6 +64,32 @@ def check_unresolved_has_no_decision(event: dict[str, Any], path: JsonPath) -> I
         yield r.UNRESOLVED_WITH_DECISION.finding(
             (*path, "decision_latency_ms"),
             "an unresolved gate has a decision_latency_ms; a decision latency implies a decision",
+        )
+    if event.get("decision_latency_upper_bound_ms") is not None:
+        yield r.UNRESOLVED_WITH_DECISION.finding(
+            (*path, "decision_latency_upper_bound_ms"),
+            "an unresolved gate has a decision_latency_upper_bound_ms; a bound on a decision's latency implies a "
+            "decision",
+        )
+
+
+def check_latency_within_bound(
+    latency_ms: float | None, elapsed_ms: float | None, bound_ms: float, path: JsonPath
+) -> Iterator[Finding]:
+    """A decision cannot have taken longer than an observed upper bound on its latency (no tolerance: a bound
+    is the bracket the source recorded, and a latency or timestamps beyond it contradict it)."""
+    # comparisons, not differences: a JSON number may be an int beyond the float range
+    if latency_ms is not None and latency_ms > bound_ms:
+        yield r.LATENCY_ABOVE_BOUND.finding(
+            (*path, "decision_latency_ms"),
+            f"decision_latency_ms is {show_number(latency_ms)} but decision_latency_upper_bound_ms is "
+            f"{show_number(bound_ms)}",
+        )
+    if elapsed_ms is not None and elapsed_ms > bound_ms:
+        yield r.LATENCY_ABOVE_BOUND.finding(
+            (*path, "decision_latency_upper_bound_ms"),
+            f"resolved_at - opened_at is {show_number(elapsed_ms)} ms but decision_latency_upper_bound_ms is "
+            f"{show_number(bound_ms)}",
         )
 
 

@@ -93,7 +93,10 @@ def _step_is_plain(step: dict[str, Any]) -> bool:
 def _event_is_plain(event: dict[str, Any]) -> bool:
     opened_at, resolved_at = event.get("opened_at"), event.get("resolved_at")
     latency = event.get("decision_latency_ms")
-    if event["resolution"] == "unresolved" and (resolved_at is not None or latency is not None):
+    bound = event.get("decision_latency_upper_bound_ms")
+    if event["resolution"] == "unresolved" and (resolved_at is not None or latency is not None or bound is not None):
+        return False
+    if bound is not None and latency is not None and latency > bound:
         return False
     try:
         opened = None if opened_at is None else _gate_instant(opened_at)
@@ -104,9 +107,11 @@ def _event_is_plain(event: dict[str, Any]) -> bool:
         return True
     if resolved < opened:
         return False
+    elapsed = milliseconds_between(opened, resolved)
+    if bound is not None and elapsed > bound:
+        return False
     if latency is None:
         return True
-    elapsed = milliseconds_between(opened, resolved)
     return bool(elapsed - LATENCY_TOLERANCE_MS <= latency <= elapsed + LATENCY_TOLERANCE_MS)
 
 

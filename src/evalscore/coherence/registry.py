@@ -33,6 +33,7 @@ LATENCY_DISAGREES = Rule("ES101", "latency-disagrees-with-timestamps", "error")
 RESOLVED_BEFORE_OPENED = Rule("ES102", "resolved-before-opened", "error")
 UNRESOLVED_WITH_DECISION = Rule("ES103", "unresolved-gate-has-decision", "error")
 TIMESTAMP_NOT_REAL = Rule("ES104", "timestamp-not-a-calendar-instant", "error")
+LATENCY_ABOVE_BOUND = Rule("ES105", "latency-exceeds-upper-bound", "error")
 CALLS_BEFORE_EXCEEDS = Rule("ES111", "task-calls-before-exceeds-calls", "error")
 CALLS_BEFORE_DECREASES = Rule("ES112", "task-calls-before-decreases", "error")
 MANDATED_MULTISET = Rule("ES121", "mandated-honored-violated-not-required", "error")
@@ -56,6 +57,7 @@ RULES: Final[tuple[Rule, ...]] = (
     RESOLVED_BEFORE_OPENED,
     UNRESOLVED_WITH_DECISION,
     TIMESTAMP_NOT_REAL,
+    LATENCY_ABOVE_BOUND,
     CALLS_BEFORE_EXCEEDS,
     CALLS_BEFORE_DECREASES,
     MANDATED_MULTISET,

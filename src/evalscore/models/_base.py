@@ -18,7 +18,7 @@ from pydantic_core import PydanticCustomError, core_schema
 
 from evalscore.instants import END_OF_TEXT, RFC3339_OFFSET_PATTERN
 
-CURRENT_SCHEMA_VERSION: Final = "1.0.1"
+CURRENT_SCHEMA_VERSION: Final = "1.1.0"
 """The contract version this package writes; see docs/VERSIONING.md."""
 
 SEMVER_PATTERN: Final = r"^[0-9]+\.[0-9]+\.[0-9]+" + END_OF_TEXT

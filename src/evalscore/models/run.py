@@ -69,6 +69,9 @@ class GateEvent(StrictModel):
     """When the decision was made (RFC 3339 with a UTC offset); null when not observed."""
     decision_latency_ms: NonNegativeNumber | None = None
     """How long the decision took, in milliseconds; may be kept without wall-clock times."""
+    decision_latency_upper_bound_ms: NonNegativeNumber | None = None
+    """An observed upper bound on how long the decision took, in milliseconds, when the source brackets the
+    decision without recording it (contract 1.1.0); null when not observed. Never a latency."""
     overseers: list[OverseerId] = Field(default_factory=list)
     """Ids of the persons who decided; empty when not observed."""
     approval_chain: list[ApprovalLink] = Field(default_factory=list)

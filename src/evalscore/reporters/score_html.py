@@ -177,7 +177,8 @@ def _latency(report: ScoreReport) -> Iterator[str]:
     yield (
         f"<p>Fast approvals (faster than {thresholds.fast_approval_floor_ms:g} ms + "
         f"{thresholds.fast_approval_ms_per_char:g} ms per character of surfaced text): "
-        f'<strong id="fast-approvals">{signals.fast_approvals}</strong>. Resolved gates whose latency is unknown: '
+        f'<strong id="fast-approvals">{signals.fast_approvals}</strong>{_by_bound(signals.fast_approvals_by_bound)}. '
+        "Resolved gates whose latency is unknown: "
         f"{signals.latency_unavailable}. Signals are reported, never graded: they never change the exit code.</p>"
     )
     yield "</section>"
@@ -255,3 +256,10 @@ def render_score_html(report: ScoreReport) -> str:
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
         f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>\n<body>\n{body}\n</body></html>\n"
     )
+
+
+def _by_bound(by_bound: int) -> str:
+    if not by_bound:
+        return ""
+    count = f'<strong id="fast-approvals-by-bound">{by_bound}</strong>'
+    return f" ({count} proven by an upper bound on an unobserved latency)"

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from evalscore.reporters._formats import decision_headline, interval_text, json_value, markdown_text
-from evalscore.reporters.score_text import RATE_LABELS
+from evalscore.reporters.score_text import RATE_LABELS, fast_approvals_text
 from evalscore.scoring.report import RateCount, ScoreReport
 
 LISTED_ROWS: Final = 20
@@ -62,7 +62,8 @@ def _signals(report: ScoreReport) -> Iterator[str]:
     thresholds = signals.thresholds
     yield (
         f"| approved faster than {thresholds.fast_approval_floor_ms:g} ms + "
-        f"{thresholds.fast_approval_ms_per_char:g} ms/char of surfaced text | {signals.fast_approvals} |"
+        f"{thresholds.fast_approval_ms_per_char:g} ms/char of surfaced text | "
+        f"{fast_approvals_text(signals.fast_approvals, signals.fast_approvals_by_bound)} |"
     )
     yield f"| never denied an approval request | {never} |"
 

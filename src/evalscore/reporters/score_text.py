@@ -72,7 +72,7 @@ def _signals_table(report: ScoreReport) -> Table:
         ("resolved with no overseer recorded", str(signals.without_overseer)),
         ("resolved by two or more distinct overseers", str(signals.four_eyes)),
         ("resolved with latency not observed", str(signals.latency_unavailable)),
-        (fast, str(signals.fast_approvals)),
+        (fast, fast_approvals_text(signals.fast_approvals, signals.fast_approvals_by_bound)),
         ("never denied an approval request", never_denied),
     ):
         table.add_row(label, value)
@@ -158,3 +158,10 @@ def _render_body(console: Console, report: ScoreReport, verbosity: int) -> None:
             highlight=False,
             soft_wrap=True,
         )
+
+
+def fast_approvals_text(fast_approvals: int, by_bound: int) -> str:
+    """The fast-approval count, and how many of them rest on an upper bound rather than a latency."""
+    if not by_bound:
+        return str(fast_approvals)
+    return f"{fast_approvals} ({by_bound} proven by an upper bound on an unobserved latency)"

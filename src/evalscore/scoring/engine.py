@@ -480,6 +480,7 @@ def signals_section(signals: Signals, params: SignalParams) -> SignalsReport:
         four_eyes=signals.four_eyes,
         latency_unavailable=signals.latency_unavailable,
         fast_approvals=signals.fast_approvals,
+        fast_approvals_by_bound=signals.fast_approvals_by_bound,
         never_denied=signals.never_denied,
         # A tool is tallied only once an approval request naming it was approved or denied, so its
         # never_denied is never null: true iff none was denied.

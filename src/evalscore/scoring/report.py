@@ -221,9 +221,14 @@ class SignalsReport(ReportModel):
     four_eyes: Count
     """Resolved gates with two or more distinct overseers (ids normalized: NFKC, trimmed, case-folded)."""
     latency_unavailable: Count
-    """Resolved gates whose latency is unknown (counted here and nowhere else)."""
+    """Resolved gates whose latency is unknown (counted here and nowhere else), except the approvals proven fast
+    by an upper bound on their latency (``fast_approvals_by_bound``)."""
     fast_approvals: Count
-    """Approved approval requests with known latency below floor_ms + ms_per_char x len(surfaced)."""
+    """Approved approval requests with known latency below floor_ms + ms_per_char x len(surfaced), or with an unknown
+    latency whose observed upper bound is below it."""
+    fast_approvals_by_bound: Count = 0
+    """Of fast_approvals, those proven by an observed upper bound (decision_latency_upper_bound_ms) on an unknown
+    latency. Absent (0) in reports written before it was added."""
     never_denied: bool | None
     """Null when no approval request was approved or denied; else true iff none was denied."""
     by_target_tool: list[ToolSignal]

@@ -2,7 +2,9 @@
 
 Counts only, so a ``Signals`` value merges exactly like the aggregate. There is
 no combined score and no threshold on any signal; signals never change an
-exit code. Unknown latency is counted in ``latency_unavailable`` and nowhere else.
+exit code. Unknown latency is counted in ``latency_unavailable`` and nowhere else, except where an
+observed upper bound on it (``decision_latency_upper_bound_ms``) is below the reading floor: that
+approval is proven fast, and counted in ``fast_approvals`` (and ``fast_approvals_by_bound``) instead.
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ class Signals:
     four_eyes: int = 0
     latency_unavailable: int = 0
     fast_approvals: int = 0
+    fast_approvals_by_bound: int = 0
+    """Of ``fast_approvals``, those proven by an observed upper bound on an unknown latency."""
     decided_requests: int = 0
     """Approval requests that were approved or denied (the population of ``never_denied``)."""
     denied_requests: int = 0
@@ -199,11 +203,26 @@ def is_denied_request(event: GateEvent) -> bool:
 
 
 def is_fast_approval(event: GateEvent, params: SignalParams) -> bool:
-    """An approved approval request with known latency strictly below the reading floor."""
+    """An approved approval request with known latency strictly below the reading floor, or proven so by an
+    upper bound on its unknown latency (``is_fast_by_bound``)."""
     if not is_approved_request(event):
         return False
     latency = latency_ms(event)
-    return latency is not None and latency < reading_floor_ms(event.surfaced, params)
+    if latency is None:
+        return is_fast_by_bound(event, params)
+    return latency < reading_floor_ms(event.surfaced, params)
+
+
+def is_fast_by_bound(event: GateEvent, params: SignalParams) -> bool:
+    """An approved approval request whose latency is unknown but bounded strictly below the reading floor: the
+    decision is proven fast without its latency being known. Any other bound proves nothing."""
+    bound = event.decision_latency_upper_bound_ms
+    return (
+        bound is not None
+        and is_approved_request(event)
+        and latency_ms(event) is None
+        and bound < reading_floor_ms(event.surfaced, params)
+    )
 
 
 def latency_bin(latency: float) -> int:
@@ -228,14 +247,16 @@ def event_signals(event: GateEvent, params: SignalParams) -> Signals:
     denied = is_denied_request(event)
     decided = approved or denied
     latency = latency_ms(event) if approved else None
+    by_bound = is_fast_by_bound(event, params)
     return Signals(
         resolved_gates=1,
         approvals=int(event.resolution == "approved"),
         denials=int(event.resolution == "denied"),
         without_overseer=int(persons == 0),
         four_eyes=int(persons >= 2),
-        latency_unavailable=int(latency_ms(event) is None),
+        latency_unavailable=int(latency_ms(event) is None and not by_bound),
         fast_approvals=int(is_fast_approval(event, params)),
+        fast_approvals_by_bound=int(by_bound),
         decided_requests=int(decided),
         denied_requests=int(denied),
         by_target_tool=((event.target_tool, int(approved), int(denied)),) if decided else (),

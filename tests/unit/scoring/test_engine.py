@@ -192,8 +192,8 @@ def test_the_json_report_has_the_published_keys_and_validates_against_its_schema
     assert {"total_steps", "reviewed_steps", "unscored_steps", "refused_steps"} <= set(document["counts"])
     assert set(document["signals"]) == {
         "resolved_gates", "approvals", "denials", "unresolved", "without_overseer", "four_eyes",
-        "latency_unavailable", "fast_approvals", "never_denied", "by_target_tool", "unresolved_by_target_tool",
-        "approval_latencies", "thresholds",
+        "latency_unavailable", "fast_approvals", "fast_approvals_by_bound", "never_denied", "by_target_tool",
+        "unresolved_by_target_tool", "approval_latencies", "thresholds",
     }  # fmt: skip
     assert set(document["decision"]) >= {"outcome", "reasons", "exit_code"}
     schema = report_json_schema()

@@ -233,3 +233,43 @@ def test_unresolved_approval_requests_are_tallied_per_tool_and_unresolved_questi
     assert signals.unresolved_by_target_tool == ((None, 1), ("delete", 2))
     assert signals.by_target_tool == (("delete", 1, 0),)
     assert signals.unresolved == 4
+
+
+# --- an observed upper bound on an unknown latency (contract 1.1.0) --------------------------------
+
+
+def test_an_upper_bound_below_the_floor_proves_a_fast_approval_and_the_latency_is_not_unavailable() -> None:
+    surfaced = "Refund 40 € to Zoë?"
+    limit = floor_for(surfaced)
+    signals = signals_of([approval(surfaced=surfaced, decision_latency_upper_bound_ms=limit - 0.5)], PARAMS)
+    assert (signals.fast_approvals, signals.fast_approvals_by_bound, signals.latency_unavailable) == (1, 1, 0)
+    # the histogram holds observed latencies only: a bounded one is not placed in a bin
+    assert (signals.approval_latency_unknown, signals.approval_latency_bins) == (1, ())
+
+
+def test_an_upper_bound_at_or_above_the_floor_proves_nothing_and_the_latency_stays_unknown() -> None:
+    surfaced = "Refund 40 € to Zoë?"
+    for bound in (floor_for(surfaced), floor_for(surfaced) + 1, 10**9):
+        signals = signals_of([approval(surfaced=surfaced, decision_latency_upper_bound_ms=bound)], PARAMS)
+        assert (signals.fast_approvals, signals.fast_approvals_by_bound, signals.latency_unavailable) == (0, 0, 1)
+
+
+def test_a_bounded_denial_is_never_a_fast_approval_and_its_latency_stays_unknown() -> None:
+    signals = signals_of([approval(resolution="denied", decision_latency_upper_bound_ms=1)], PARAMS)
+    assert (signals.fast_approvals, signals.fast_approvals_by_bound, signals.latency_unavailable) == (0, 0, 1)
+
+
+def test_a_known_latency_wins_over_the_bound() -> None:
+    # the latency (1,200 ms) is not fast; the bound alone would have proven it fast: the latency decides
+    event = approval(surfaced="", decision_latency_ms=1200, decision_latency_upper_bound_ms=1500)
+    slow = signals_of([event], SignalParams(floor_ms=1100, ms_per_char=0))
+    assert (slow.fast_approvals, slow.fast_approvals_by_bound, slow.latency_unavailable) == (0, 0, 0)
+    event = approval(surfaced="", decision_latency_ms=10, decision_latency_upper_bound_ms=20)
+    fast = signals_of([event], PARAMS)
+    assert (fast.fast_approvals, fast.fast_approvals_by_bound, fast.approval_latency_bins[0]) == (1, 0, 1)
+
+
+def test_the_bound_is_compared_with_the_floor_of_its_own_surfaced_text() -> None:
+    long_text = "x" * 100  # floor 1,800 ms
+    assert signals_of([approval(surfaced=long_text, decision_latency_upper_bound_ms=1799)], PARAMS).fast_approvals == 1
+    assert signals_of([approval(surfaced="", decision_latency_upper_bound_ms=1799)], PARAMS).fast_approvals == 0
