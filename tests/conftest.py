@@ -75,3 +75,25 @@ def pydantic_ai_runs(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
 def pydantic_ai_histories(pydantic_ai_runs: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Any:
     """One conversation's histories as an application saved them: paused, resumed, finished."""
     return pydantic_ai_runs.make_histories(tmp_path_factory.mktemp("pydantic-ai"))
+
+
+LANGGRAPH_STORES = Path(__file__).resolve().parent / "unit" / "importers" / "langgraph_stores.py"
+LANGGRAPH_MISSING = "langgraph, langchain and langgraph-checkpoint-sqlite are not installed (dev dependencies)"
+
+
+@pytest.fixture(scope="session")
+def langgraph_runs() -> ModuleType:
+    """The module that runs real LangGraph agents offline. langgraph is a dev dependency: without it these
+    tests fail (they are never skipped), saying what to install."""
+    if importlib.util.find_spec("langgraph.checkpoint.sqlite") is None:
+        pytest.fail(LANGGRAPH_MISSING)
+    return _test_module("langgraph_stores", LANGGRAPH_STORES)
+
+
+@pytest.fixture(scope="session")
+def langgraph_store(langgraph_runs: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One SqliteSaver store holding every scripted thread (``langgraph_stores.THREADS``)."""
+    path: Path = langgraph_runs.make_store(
+        tmp_path_factory.mktemp("langgraph") / "store.sqlite", langgraph_runs.THREADS
+    )
+    return path

@@ -13,6 +13,7 @@ from typing import Any, Final
 import click
 
 from evalscore.cli.common import traceback_option
+from evalscore.cli.import_langgraph_command import langgraph_command
 from evalscore.cli.import_pydantic_ai_command import pydantic_ai_command
 from evalscore.cli.importing import ImportJob, import_max_bytes_option, output_option, run_import, suite_option
 from evalscore.importers.inspect import AUTOMATIC_APPROVERS, DEFAULT_HUMAN_APPROVERS, import_inspect_log
@@ -148,3 +149,4 @@ def inspect_command(
 
 
 import_group.add_command(pydantic_ai_command)
+import_group.add_command(langgraph_command)

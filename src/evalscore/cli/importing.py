@@ -43,9 +43,10 @@ EXIT_UNMAPPABLE: Final = 3
 MAX_SUITE_BYTES: Final = 16 * 1024 * 1024
 """A suite is authored by hand; more than this is not one (and is not read into memory to find out)."""
 
-ImportOne = Callable[[str, EvalSuite | None, Callable[[], None]], Run]
-"""Import one source (its path, the suite or None, a callback per unit read for progress) or raise
-``ImportFailedError``."""
+ImportOne = Callable[[str, EvalSuite | None, Callable[[], None]], Run | Iterable[Run]]
+"""Import one source (its path, the suite or None, a callback per unit read for progress) to its Run, or to
+its Runs one at a time (a checkpoint store holds one per thread), or raise ``ImportFailedError``. A source
+that fails part way leaves nothing written: the output is all or nothing."""
 
 
 def output_option(help_text: str) -> Callable[[FC], FC]:
@@ -151,7 +152,10 @@ def _import_each(
     failures: list[ImportFailedError] = []
     for source in job.sources:
         try:
-            run = job.import_one(source, suite, progress.tick)
+            imported = job.import_one(source, suite, progress.tick)
+            for run in [imported] if isinstance(imported, Run) else imported:
+                sink.write(orjson.dumps(run.model_dump(mode="json")) + b"\n")
+                job.tally.add(run)
         except ImportFailedError as error:
             failures.append(error)
         except MemoryError:
@@ -159,8 +163,6 @@ def _import_each(
         except Exception as error:  # a bug on one source: name it, import nothing, still try the others
             failures.append(_internal_error(source, error))
         else:
-            sink.write(orjson.dumps(run.model_dump(mode="json")) + b"\n")
-            job.tally.add(run)
             continue
         _failed(job, failures[-1])
     return failures

@@ -1,0 +1,134 @@
+"""``evalscore import langgraph``: a LangGraph checkpoint store to Run JSONL, one Run per thread."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Final
+
+import click
+
+from evalscore.cli.common import traceback_option
+from evalscore.cli.importing import ImportJob, import_max_bytes_option, output_option, run_import, suite_option
+from evalscore.models import EvalSuite, Run
+
+PROG: Final = "evalscore import langgraph"
+DEFAULT_MAX_VALUE_BYTES: Final = 64 * 1024 * 1024
+EXIT_UNREADABLE: Final = 2
+
+
+@dataclass(slots=True)
+class _LangGraphTally:
+    runs: int = 0
+    resolutions: dict[str, int] = field(default_factory=dict)
+    bounded: int = 0
+    not_run: int = 0
+
+    def add(self, run: Run) -> None:
+        self.runs += 1
+        for task in run.task_results:
+            for step in task.step_results:
+                for gate in step.gate_events:
+                    self.resolutions[gate.resolution] = self.resolutions.get(gate.resolution, 0) + 1
+                    self.bounded += gate.decision_latency_upper_bound_ms is not None
+        not_run = run.adapter.config.get("calls_not_run")
+        self.not_run += len(not_run) if isinstance(not_run, list) else 0
+
+    def summary(self, output: str) -> str:
+        gates = sum(self.resolutions.values())
+        by_resolution = ", ".join(f"{count} {name}" for name, count in sorted(self.resolutions.items()))
+        return (
+            f"wrote {self.runs} run(s) (one per thread) to {output}: {gates} gate event(s)"
+            f"{f' ({by_resolution})' if gates else ''}, {self.bounded} with an upper bound on the decision latency, "
+            f"{self.not_run} requested call(s) that did not run kept in adapter.config.calls_not_run; opened_at, "
+            "resolved_at, decision_latency_ms and overseers are not recorded by LangGraph and are left null/empty"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ImportLangGraphOptions:
+    """The parsed command line of ``evalscore import langgraph``."""
+
+    source: str
+    output: str
+    threads: tuple[str, ...]
+    suite: str | None
+    max_document_bytes: int = DEFAULT_MAX_VALUE_BYTES
+
+
+def run_import_langgraph(options: ImportLangGraphOptions) -> int:
+    """Import every thread (or those named); write OUT only when all of them import. Returns the exit code."""
+    try:
+        # here, not at the top: without the extra, every other command still runs, and this one says what to install
+        from evalscore.importers.langgraph import import_langgraph_store  # noqa: PLC0415
+    except ModuleNotFoundError as error:
+        if error.name != "msgpack":
+            raise
+        sys.stderr.write(
+            f"{PROG}: reading a LangGraph store needs the extra 'langgraph': pip install 'evalscore[langgraph]'\n"
+        )
+        return EXIT_UNREADABLE
+
+    def import_one(source: str, suite: EvalSuite | None, tick: Callable[[], None]) -> Iterator[Run]:
+        return import_langgraph_store(
+            source, threads=options.threads, suite=suite, max_value_bytes=options.max_document_bytes, on_thread=tick
+        )
+
+    tally = _LangGraphTally()
+    job = ImportJob(PROG, (options.source,), options.output, options.suite, import_one, tally, "threads", "store")
+    return run_import(job)
+
+
+def _check_threads(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    for value in values:
+        if not value:
+            raise click.BadParameter("a thread id cannot be empty")
+    return values
+
+
+@click.command("langgraph")
+@click.argument("source", type=click.Path())
+@output_option(
+    "The JSONL file to write, one Run per thread, or - for standard output; written only when every thread "
+    "imports. A symbolic link is written through; a device, FIFO, socket, directory or the store is refused."
+)
+@click.option(
+    "--thread",
+    "threads",
+    multiple=True,
+    callback=_check_threads,
+    metavar="ID",
+    help="Import only this thread; repeatable. Without it, every thread, in id order.",
+)
+@suite_option(
+    "The suite the threads answer (YAML or JSON): each run takes its id and version, and each step's auto score "
+    "is re-derived against it under v3."
+)
+@import_max_bytes_option(
+    DEFAULT_MAX_VALUE_BYTES,
+    "Largest stored value (a checkpoint, a write, a checkpoint's metadata) read into memory; a larger one "
+    "refuses its thread.",
+)
+@traceback_option
+def langgraph_command(
+    source: str, output: str, threads: tuple[str, ...], suite: str | None, max_document_bytes: int
+) -> None:
+    """Convert the threads of a LangGraph checkpoint store (a SqliteSaver file) to Runs.
+
+    The store is opened read-only and never changed; nothing a stored value names
+    is imported or run. Each thread's lineage (from its latest checkpoint back) is
+    one Run of one step. A gate exists only where HumanInTheLoopMiddleware recorded
+    a review request (batched or per_call): approve and edit are approved (an edit's
+    args are what ran), reject is denied, respond is answered (the tool did not run),
+    no answer is unresolved. A decision type, an interrupt or a marker the importer
+    cannot square with the resume writes refuses the thread. Who decided and when
+    are not recorded: the only time a gate carries is an upper bound on its decision
+    latency (the next checkpoint's ts minus the paused one's).
+
+    Exit 0 when every thread imports, 2 on a usage error, when the store cannot be
+    read or when OUT may not be written, 3 when a thread cannot be mapped to a valid
+    Run without inventing data, 70 on an internal error, 143 when ended by SIGTERM.
+    """
+    options = ImportLangGraphOptions(source, output, threads, suite, max_document_bytes)
+    sys.exit(run_import_langgraph(options))

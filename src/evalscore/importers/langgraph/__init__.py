@@ -1,0 +1,65 @@
+"""Import LangGraph human-in-the-loop runs from a checkpoint store as evalscore Runs, one per thread.
+
+The store (a ``SqliteSaver`` file) is opened read-only and read as data: nothing a stored value names
+is imported or called (``_decode``). Each thread's lineage becomes a Run of one task with one step;
+gates exist only where the store recorded a HumanInTheLoopMiddleware review request, resolved from
+the resume writes that answered it. No time, person or decision is taken from anywhere else; the
+only time a gate carries is an observed upper bound on its decision latency. See
+docs/langgraph-import.md for the whole mapping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Final
+
+from evalscore.importers.langgraph._run import run_document
+from evalscore.importers.langgraph._sqlite import SqliteStore
+from evalscore.importers.langgraph._store import StoreReadError, ThreadValueError, threads_in_order
+from evalscore.importers.langgraph._thread import map_thread
+from evalscore.importers.shared.checked_run import checked_run
+from evalscore.importers.shared.errors import ImportFailedError, UnmappableSourceError, UnreadableSourceError
+from evalscore.models import EvalSuite, Run
+
+__all__ = [
+    "DEFAULT_MAX_VALUE_BYTES",
+    "ImportFailedError",
+    "UnmappableSourceError",
+    "UnreadableSourceError",
+    "import_langgraph_store",
+]
+
+DEFAULT_MAX_VALUE_BYTES: Final = 64 * 1024 * 1024
+"""The largest stored value (a checkpoint, a write, a checkpoint's metadata) read into memory."""
+
+
+def import_langgraph_store(
+    source: str,
+    *,
+    threads: tuple[str, ...] = (),
+    suite: EvalSuite | None = None,
+    max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES,
+    on_thread: Callable[[], None] | None = None,
+) -> Iterator[Run]:
+    """The validated Run of each thread (all, in id order, or those named), one at a time.
+
+    Raises ``UnreadableSourceError`` (exit 2) when the store cannot be opened or read, and
+    ``UnmappableSourceError`` (exit 3) naming the thread that cannot be mapped without inventing data.
+    """
+    try:
+        store = SqliteStore(source, max_value_bytes)
+    except StoreReadError as error:
+        raise UnreadableSourceError(source, str(error)) from None
+    try:
+        for thread_id in threads_in_order(store, threads):
+            try:
+                mapped = map_thread(store, store.thread(thread_id))
+            except ThreadValueError as error:
+                raise UnmappableSourceError(source, f"thread {thread_id!r}: {error}") from None
+            yield checked_run(run_document(store.kind, mapped, suite), f"{source} (thread {thread_id!r})", suite)
+            if on_thread is not None:
+                on_thread()
+    except StoreReadError as error:
+        raise UnreadableSourceError(source, str(error)) from None
+    finally:
+        store.close()

@@ -1,0 +1,207 @@
+"""The pauses of one lineage: what each interrupt asked a reviewer, and what the resume writes answered.
+
+HumanInTheLoopMiddleware stores one of two shapes on the channel ``__interrupt__`` of the paused
+checkpoint, written by the task that paused:
+
+- **batched** (the default): one ``HITLRequest`` per model turn, whose ``action_requests`` list the
+  turn's gated calls in order, without their ids. They are matched to the turn's tool calls by
+  position among the calls, each checked by name and args; a call a ``when`` predicate let through is
+  not listed. Where an unlisted call has the name and args of a listed one, which of them was
+  reviewed cannot be told, and the thread is refused.
+- **per_call**: one ``ToolApprovalRequest`` per gated call, naming its ``tool_call_id``.
+
+The answer is the interrupting task's own ``__resume__`` write: the values its ``interrupt()`` calls
+consumed, in order (batched: ``{"decisions": [...]}``, one per listed call; per_call: one decision).
+Any other interrupt value, a decision type not listed in ``DECISIONS``, or an answer that does not
+fit its request refuses the thread: nothing is guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import orjson
+
+from evalscore.importers.langgraph._decode import Named
+from evalscore.importers.langgraph._messages import CallRequest, Message, plain
+from evalscore.importers.langgraph._store import ThreadValueError, WriteRow
+
+DECISIONS: Final = frozenset({"approve", "edit", "reject", "respond"})
+BATCHED: Final = "batched"
+PER_CALL: Final = "per_call"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    kind: str
+    """approve, edit, reject or respond."""
+    executed_tool: str | None = None
+    """An edit's tool and args: what ran in place of the request."""
+    executed_args: Any = None
+    message: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """One gated call of one pause and its decision (None: no answer is recorded)."""
+
+    call: CallRequest
+    position: int
+    """The call's place among its turn's tool calls."""
+    shape: str
+    surfaced: str | None
+    """The description the reviewer was shown, when the request holds one."""
+    task_id: str
+    decision: Decision | None
+
+
+def reviews_of(checkpoint_id: str, writes: Sequence[WriteRow], turn: Message | None) -> list[Review]:
+    """The reviews recorded at one checkpoint (none when nothing interrupted there), in the order of their calls."""
+    interrupts = [write for write in writes if write.channel == "__interrupt__"]
+    if not interrupts:
+        return []
+    resumes: dict[str, Any] = {write.task_id: write.value for write in writes if write.channel == "__resume__"}
+    reviews: list[Review] = []
+    where = f"checkpoint {checkpoint_id}"
+    for write in interrupts:
+        values = _interrupt_values(write, where)
+        answers = resumes.get(write.task_id)
+        if answers is not None and not (isinstance(answers, list) and len(answers) == len(values)):
+            raise ThreadValueError(
+                f"{where}: task {write.task_id} consumed resume values that do not pair one to one with its "
+                f"{len(values)} interrupt(s)"
+            )
+        for number, value in enumerate(values):
+            answer = None if answers is None else answers[number]
+            reviews.extend(_reviews_of_interrupt(value, answer, write.task_id, turn, where))
+    return sorted(reviews, key=lambda review: review.position)
+
+
+def _interrupt_values(write: WriteRow, where: str) -> list[Any]:
+    if not isinstance(write.value, list) or not write.value:
+        raise ThreadValueError(f"{where}: the interrupt write of task {write.task_id} is not a list of interrupts")
+    values = []
+    for item in write.value:
+        interrupt = isinstance(item, Named) and item.is_("langgraph.types", "Interrupt")
+        if not (interrupt and isinstance(item.arguments, dict)):
+            raise ThreadValueError(f"{where}: task {write.task_id} wrote an interrupt that is not langgraph's")
+        values.append(item.arguments.get("value"))
+    return values
+
+
+def _reviews_of_interrupt(value: Any, answer: Any, task_id: str, turn: Message | None, where: str) -> list[Review]:
+    if isinstance(value, dict) and value.get("type") == "tool_approval":
+        return [_per_call_review(value, answer, task_id, turn, where)]
+    if isinstance(value, dict) and isinstance(value.get("action_requests"), list):
+        return _batched_reviews(value["action_requests"], answer, task_id, turn, where)
+    if isinstance(value, list) and value and all(isinstance(item, dict) and "action_request" in item for item in value):
+        raise ThreadValueError(
+            f"{where}: an Agent Inbox interrupt (HumanInterrupt): this importer does not read that shape yet"
+        )
+    raise ThreadValueError(
+        f"{where}: an interrupt that is not a HumanInTheLoopMiddleware review request; which call it gated, "
+        "if any, is not recorded"
+    )
+
+
+def _batched_reviews(requests: list[Any], answer: Any, task_id: str, turn: Message | None, where: str) -> list[Review]:
+    if turn is None:
+        raise ThreadValueError(f"{where}: a review request, but the paused state's last message is no model turn")
+    listed = [_action(request, f"{where}: action request {index}") for index, request in enumerate(requests)]
+    positions = _match_listed(listed, turn.calls, where)
+    decisions: list[Decision | None] = [None] * len(listed)
+    if answer is not None:
+        given = answer.get("decisions") if isinstance(answer, dict) else None
+        if not isinstance(given, list) or len(given) != len(listed):
+            raise ThreadValueError(
+                f"{where}: the resume answers {_count(given)} decision(s) to a request for {len(listed)}"
+            )
+        decisions = [_decision(item, f"{where}: decision {index}") for index, item in enumerate(given)]
+    return [
+        Review(turn.calls[position], position, BATCHED, listed[index][2], task_id, decisions[index])
+        for index, position in enumerate(positions)
+    ]
+
+
+def _match_listed(listed: list[tuple[str, Any, str | None]], calls: Sequence[CallRequest], where: str) -> list[int]:
+    """Where each listed request sits among the turn's calls: in order, by name and args; refuses an ambiguity."""
+    positions: list[int] = []
+    start = 0
+    for name, args, _ in listed:
+        found = next((index for index in range(start, len(calls)) if _same(calls[index], name, args)), None)
+        if found is None:
+            raise ThreadValueError(f"{where}: the review request lists {name!r} with args the model turn does not hold")
+        positions.append(found)
+        start = found + 1
+    reviewed = set(positions)
+    for index, call in enumerate(calls):
+        if index in reviewed:
+            continue
+        if any(_same(call, name, args) for name, args, _ in listed):
+            raise ThreadValueError(
+                f"{where}: tool call {call.call_id} has the name and args of a reviewed call but was not listed; "
+                "which of the identical calls was reviewed is not recorded"
+            )
+    return positions
+
+
+def _per_call_review(value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, where: str) -> Review:
+    call_id = value.get("tool_call_id")
+    calls = turn.calls if turn is not None else ()
+    position = next((index for index, call in enumerate(calls) if call.call_id == call_id), None)
+    if position is None:
+        raise ThreadValueError(f"{where}: a review of tool call {call_id!r}, which the paused model turn does not hold")
+    call = calls[position]
+    if not _same(call, value.get("name"), value.get("args")):
+        raise ThreadValueError(f"{where}: the review of tool call {call_id} names another tool or other args")
+    decision = None if answer is None else _decision(answer, f"{where}: decision on tool call {call_id}")
+    return Review(call, position, PER_CALL, _description(value), task_id, decision)
+
+
+def _action(request: Any, where: str) -> tuple[str, Any, str | None]:
+    if not (isinstance(request, dict) and isinstance(request.get("name"), str)):
+        raise ThreadValueError(f"{where} names no tool")
+    return request["name"], request.get("args"), _description(request)
+
+
+def _description(request: dict[str, Any]) -> str | None:
+    description = request.get("description")
+    return description if isinstance(description, str) else None
+
+
+def _decision(item: Any, where: str) -> Decision:
+    kind = item.get("type") if isinstance(item, dict) else None
+    if kind not in DECISIONS:
+        raise ThreadValueError(f"{where}: decision type {kind!r} is not one of {', '.join(sorted(DECISIONS))}")
+    assert isinstance(item, dict)
+    message = item.get("message")
+    if message is not None and not isinstance(message, str):
+        raise ThreadValueError(f"{where}: the message is not text")
+    if kind == "respond" and message is None:
+        raise ThreadValueError(f"{where}: a respond decision without its message")
+    if kind != "edit":
+        return Decision(kind, message=message)
+    action = item.get("edited_action")
+    if not (isinstance(action, dict) and isinstance(action.get("name"), str) and isinstance(action.get("args"), dict)):
+        raise ThreadValueError(f"{where}: an edit without an edited action (a tool name and args)")
+    plain(action["args"], f"{where}: the edited args")
+    return Decision("edit", executed_tool=action["name"], executed_args=action["args"])
+
+
+def _same(call: CallRequest, name: Any, args: Any) -> bool:
+    """The same tool and the same args, value for value and type for type (``1``, ``1.0`` and ``true`` differ)."""
+    requested = _canonical(call.args)
+    return call.tool == name and requested is not None and requested == _canonical(args)
+
+
+def _canonical(value: Any) -> bytes | None:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # an object, a key that is not a string: never the same as a call's plain args
+        return None
+
+
+def _count(value: Any) -> int:
+    return len(value) if isinstance(value, list) else 0

@@ -1,0 +1,125 @@
+"""A ``SqliteSaver`` checkpoint file, opened read-only (``mode=ro``): never written, never migrated.
+
+langgraph's own ``SqliteSaver.setup()`` creates tables and switches the file to WAL mode; it is never
+used here. The file is opened through an SQLite URI with ``mode=ro``, and every query runs in one
+read transaction, so a writer working on the file meanwhile cannot make one thread's rows disagree.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, Final
+from urllib.parse import quote
+
+from evalscore.importers.langgraph._decode import StoredValueError, decode_stored
+from evalscore.importers.langgraph._store import (
+    READ_CHANNELS,
+    ROOT_NAMESPACE,
+    CheckpointRow,
+    SavedState,
+    StoreReadError,
+    ThreadRows,
+    ThreadValueError,
+    WriteRow,
+)
+from evalscore.inputs import strict_json
+
+REQUIRED_TABLES: Final = frozenset({"checkpoints", "writes"})
+
+
+class SqliteStore:
+    kind = "sqlite"
+
+    def __init__(self, path: str, max_value_bytes: int) -> None:
+        self._max = max_value_bytes
+        try:
+            self._db = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True, isolation_level=None)
+        except sqlite3.Error as error:
+            raise StoreReadError(f"cannot open the SQLite file: {error}") from None
+        try:
+            self._db.execute("BEGIN")  # one snapshot for every query that follows
+            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.Error as error:
+            self._db.close()
+            raise StoreReadError(f"not a readable SQLite database: {error}") from None
+        missing = REQUIRED_TABLES - tables
+        if missing:
+            self._db.close()
+            raise StoreReadError(f"not a LangGraph SqliteSaver store: no table {', '.join(sorted(missing))}")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _query(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self._db.execute(sql, parameters).fetchall()
+        except sqlite3.Error as error:
+            raise StoreReadError(f"cannot read the store: {error}") from None
+
+    def thread_ids(self) -> list[str]:
+        rows = self._query("SELECT DISTINCT thread_id FROM checkpoints ORDER BY thread_id")
+        return [str(row[0]) for row in rows]
+
+    def thread(self, thread_id: str) -> ThreadRows:
+        checkpoints: list[CheckpointRow] = []
+        subgraph = 0
+        for namespace, checkpoint_id, parent_id, metadata in self._query(
+            "SELECT checkpoint_ns, checkpoint_id, parent_checkpoint_id, metadata FROM checkpoints "
+            "WHERE thread_id = ? ORDER BY checkpoint_id",
+            (thread_id,),
+        ):
+            if namespace != ROOT_NAMESPACE:
+                subgraph += 1
+                continue
+            checkpoints.append(CheckpointRow(str(checkpoint_id), _text_or_none(parent_id), self._metadata(metadata)))
+        rows = self._query(
+            "SELECT checkpoint_id, task_id, task_path, idx, channel, type, value FROM writes "
+            "WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id, task_path, task_id, idx",
+            (thread_id, ROOT_NAMESPACE),
+        )
+        writes = [self._write_row(*row) for row in rows]
+        return ThreadRows(thread_id, checkpoints, writes, subgraph)
+
+    def saved_state(self, thread_id: str, checkpoint_id: str) -> SavedState:
+        rows = self._query(
+            "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
+            (thread_id, ROOT_NAMESPACE, checkpoint_id),
+        )
+        tag, blob = rows[0]
+        state = self._decode(tag, blob, f"checkpoint {checkpoint_id}")
+        if not isinstance(state, dict):
+            raise ThreadValueError(f"checkpoint {checkpoint_id} is not a map")
+        channels = state.get("channel_values")
+        messages = channels.get("messages") if isinstance(channels, dict) else None
+        return SavedState(state.get("ts"), messages)
+
+    def _metadata(self, raw: Any) -> dict[str, Any]:
+        if raw is None:
+            return {}
+        data = raw.encode() if isinstance(raw, str) else bytes(raw)
+        if len(data) > self._max:
+            raise ThreadValueError(f"a checkpoint's metadata is larger than {self._max:,} bytes")
+        try:
+            value = strict_json.loads(data)
+        except strict_json.JsonSyntaxError as error:
+            raise ThreadValueError(f"a checkpoint's metadata is not JSON: {error}") from None
+        return value if isinstance(value, dict) else {}
+
+    def _write_row(
+        self, checkpoint_id: Any, task_id: Any, task_path: Any, index: Any, channel: Any, kind: Any, value: Any
+    ) -> WriteRow:
+        decoded = self._decode(kind, value, f"a write on channel {channel}") if channel in READ_CHANNELS else None
+        return WriteRow(str(checkpoint_id), str(task_id), str(task_path), int(index), str(channel), decoded)
+
+    def _decode(self, tag: Any, blob: Any, what: str) -> Any:
+        data = None if blob is None else (blob.encode() if isinstance(blob, str) else bytes(blob))
+        if data is not None and len(data) > self._max:
+            raise ThreadValueError(f"{what} is larger than {self._max:,} bytes (--max-document-bytes)")
+        try:
+            return decode_stored(None if tag is None else str(tag), data)
+        except StoredValueError as error:
+            raise ThreadValueError(f"{what}: {error}") from None
+
+
+def _text_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)

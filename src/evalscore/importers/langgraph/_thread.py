@@ -1,0 +1,306 @@
+"""One thread as one step: the lineage, the calls that ran, the gates, and what did not run.
+
+The rules (docs/langgraph-import.md gives the LangGraph facts behind each):
+
+- The **lineage** is the chain of parents from the thread's latest checkpoint (the largest id, as
+  langgraph reads it) back to its first; other branches are counted, never read. A paused
+  checkpoint with more than one child, or whose child on the lineage is not the loop's own (an
+  ``update_state`` fork, time travel), is refused: its writes may hold an abandoned branch's answer.
+- The **messages** are the latest checkpoint's, then the tool results still pending on it.
+- A **gate** exists only where a review request was recorded (``_pauses``). approve → approved,
+  edit → approved (what ran is the edit), reject → denied, respond → answered (the tool did not
+  run), no answer → unresolved (only at the latest checkpoint: a graph that moved past an unanswered
+  interrupt is refused).
+- A call **ran** when its tool message is an ordinary result (no HITL marker, status not ``error``)
+  and no decision says it did not. A marker the resume writes contradict, or a result for a call
+  whose decision says it never ran, refuses the thread. Calls are listed in the order their results
+  sit in the messages.
+- ``task_calls_before`` counts the calls that ran before the pause (their results in the paused
+  checkpoint's messages); null when those messages are not a prefix of the final ones, or when
+  another task of the same step wrote results while the pause was open (their order is not recorded).
+- Time: ``decision_latency_upper_bound_ms`` is the next checkpoint's ``ts`` minus the paused one's;
+  ``opened_at``, ``resolved_at``, ``decision_latency_ms`` stay null, ``overseers`` and
+  ``approval_chain`` empty.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final
+
+import orjson
+
+from evalscore.importers.langgraph._messages import CallRequest, Message, read_messages, text_of
+from evalscore.importers.langgraph._pauses import Review, reviews_of
+from evalscore.importers.langgraph._store import CheckpointRow, CheckpointStore, ThreadRows, ThreadValueError, WriteRow
+from evalscore.instants import milliseconds_between, parse_instant
+
+RESOLUTIONS: Final = {"approve": "approved", "edit": "approved", "reject": "denied", "respond": "answered"}
+NOT_RUN_BY_DECISION: Final = {
+    "reject": "rejected by the reviewer",
+    "respond": "answered by the reviewer in place of the tool",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MappedThread:
+    thread_id: str
+    step: dict[str, Any]
+    started_at: str
+    ended_at: str
+    models: tuple[str, ...]
+    provenance: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class _Pause:
+    index: int
+    """The paused checkpoint's place on the lineage."""
+    reviews: list[Review]
+    prefix: int | None
+    """How many final messages the paused state held (None: its messages are not a prefix of the final ones)."""
+    siblings_wrote_results: bool
+    bound_ms: float | None
+
+
+def map_thread(store: CheckpointStore, rows: ThreadRows) -> MappedThread:
+    lineage = _lineage(rows)
+    writes = _writes_by_checkpoint(rows.writes)
+    paused_ids = {write.checkpoint_id for write in rows.writes if write.channel == "__interrupt__"}
+    children = Counter(row.parent_id for row in rows.checkpoints if row.parent_id is not None)
+    instants: list[tuple[datetime, str]] = []
+    kept: dict[str, list[Message]] = {}  # the messages of the paused and the latest checkpoints only
+    for index, row in enumerate(lineage):
+        state = store.saved_state(rows.thread_id, row.checkpoint_id)
+        instants.append(_instant(state.ts, row))
+        if row.checkpoint_id in paused_ids or index == len(lineage) - 1:
+            kept[row.checkpoint_id] = read_messages(state.messages, f"checkpoint {row.checkpoint_id}")
+    latest_id = lineage[-1].checkpoint_id
+    messages = kept[latest_id] + _pending_results(writes.get(latest_id, []), latest_id)
+    final_ids = [message.message_id for message in messages]
+    pauses = []
+    for index, row in enumerate(lineage):
+        if row.checkpoint_id not in paused_ids:
+            continue
+        state_messages = kept[row.checkpoint_id]
+        checkpoint_writes = writes[row.checkpoint_id]
+        turn = state_messages[-1] if state_messages and state_messages[-1].kind == "ai" else None
+        reviews = reviews_of(row.checkpoint_id, checkpoint_writes, turn)
+        latest = index == len(lineage) - 1
+        _refuse_forks(lineage, index, children[row.checkpoint_id], reviews, latest)
+        ids = [message.message_id for message in state_messages]
+        prefix = len(ids) if final_ids[: len(ids)] == ids else None
+        bound = None if latest else _bound(instants[index], instants[index + 1])
+        pauses.append(_Pause(index, reviews, prefix, _siblings(checkpoint_writes, reviews), bound))
+    return _mapped(rows, lineage, instants, messages, pauses)
+
+
+def _lineage(rows: ThreadRows) -> list[CheckpointRow]:
+    if not rows.checkpoints:
+        raise ThreadValueError("the thread has no checkpoint in the root graph")
+    by_id = {row.checkpoint_id: row for row in rows.checkpoints}
+    chain = [max(rows.checkpoints, key=lambda row: row.checkpoint_id)]
+    seen = {chain[0].checkpoint_id}
+    while chain[-1].parent_id is not None:
+        parent = by_id.get(chain[-1].parent_id)
+        if parent is None:
+            raise ThreadValueError(
+                f"checkpoint {chain[-1].checkpoint_id} names a parent {chain[-1].parent_id} the store does not hold"
+            )
+        if parent.checkpoint_id in seen:
+            raise ThreadValueError(f"the parents of checkpoint {parent.checkpoint_id} form a cycle")
+        seen.add(parent.checkpoint_id)
+        chain.append(parent)
+    chain.reverse()
+    return chain
+
+
+def _writes_by_checkpoint(writes: Sequence[WriteRow]) -> dict[str, list[WriteRow]]:
+    grouped: dict[str, list[WriteRow]] = {}
+    for write in writes:
+        grouped.setdefault(write.checkpoint_id, []).append(write)
+    return grouped
+
+
+def _pending_results(writes: Sequence[WriteRow], checkpoint_id: str) -> list[Message]:
+    """Tool results written on the latest checkpoint by tasks that finished while the step was still open."""
+    pending: list[Message] = []
+    for write in writes:
+        if write.channel != "messages":
+            continue
+        value = write.value if isinstance(write.value, list) else [write.value]
+        written = read_messages(value, f"a pending write of task {write.task_id} on checkpoint {checkpoint_id}")
+        pending.extend(message for message in written if message.kind == "tool")
+    return pending
+
+
+def _refuse_forks(lineage: list[CheckpointRow], index: int, children: int, reviews: list[Review], latest: bool) -> None:
+    paused = lineage[index]
+    if children > 1:
+        raise ThreadValueError(
+            f"paused checkpoint {paused.checkpoint_id} has {children} children (a fork): which branch its "
+            "recorded answers belong to is not recorded"
+        )
+    if latest:
+        return
+    child = lineage[index + 1]
+    if child.metadata.get("source") != "loop":
+        raise ThreadValueError(
+            f"the lineage leaves paused checkpoint {paused.checkpoint_id} through checkpoint {child.checkpoint_id} "
+            f"(source {child.metadata.get('source')!r}, not the loop's): its answers may be an abandoned branch's"
+        )
+    unanswered = [review.call.call_id for review in reviews if review.decision is None]
+    if unanswered:
+        raise ThreadValueError(
+            f"the graph moved past checkpoint {paused.checkpoint_id} with no recorded answer to the review of "
+            f"tool call(s) {', '.join(unanswered)}"
+        )
+
+
+def _siblings(writes: Sequence[WriteRow], reviews: list[Review]) -> bool:
+    reviewing = {review.task_id for review in reviews}
+    return any(write.channel == "messages" and write.task_id not in reviewing for write in writes)
+
+
+def _instant(ts: Any, row: CheckpointRow) -> tuple[datetime, str]:
+    try:
+        instant = parse_instant(ts) if isinstance(ts, str) else None
+    except ValueError:
+        instant = None
+    if instant is None:
+        raise ThreadValueError(f"checkpoint {row.checkpoint_id} records no RFC 3339 ts with an offset ({ts!r})")
+    return instant, ts
+
+
+def _bound(paused: tuple[datetime, str], following: tuple[datetime, str]) -> float | None:
+    difference = milliseconds_between(paused[0], following[0])
+    return difference if difference >= 0 else None
+
+
+def _mapped(
+    rows: ThreadRows,
+    lineage: list[CheckpointRow],
+    instants: list[tuple[datetime, str]],
+    messages: list[Message],
+    pauses: list[_Pause],
+) -> MappedThread:
+    reviews = {review.call.call_id: review for pause in pauses for review in pause.reviews}
+    results: dict[str, tuple[int, Message]] = {}
+    for position, message in enumerate(messages):
+        if message.kind != "tool" or message.answers is None:
+            continue
+        if message.answers in results:
+            raise ThreadValueError(f"tool call {message.answers} has two results")
+        results[message.answers] = (position, message)
+    ran: dict[int, dict[str, Any]] = {}
+    not_run: list[dict[str, Any]] = []
+    edits: list[dict[str, Any]] = []
+    calls = [call for message in messages if message.kind == "ai" for call in message.calls]
+    for call in calls:
+        review = reviews.get(call.call_id)
+        found = results.get(call.call_id)
+        outcome = _outcome(call, review, None if found is None else found[1])
+        if isinstance(outcome, str):
+            not_run.append({"call_id": call.call_id, "tool": call.tool, "reason": outcome, "requested_args": call.args})
+            continue
+        assert found is not None
+        ran[found[0]] = outcome
+        if review is not None and review.decision is not None and review.decision.kind == "edit":
+            edits.append({"call_id": call.call_id, "requested_tool": call.tool, "requested_args": call.args})
+    missing = sorted(set(reviews) - {call.call_id for call in calls})
+    if missing:
+        raise ThreadValueError(f"reviewed tool call(s) {', '.join(missing)} are not in the thread's messages")
+    positions = sorted(ran)
+    gates = [_gate(review, pause, positions) for pause in pauses for review in pause.reviews]
+    latency = milliseconds_between(instants[0][0], instants[-1][0])
+    if latency < 0:
+        raise ThreadValueError("the thread's latest checkpoint has a ts earlier than its first: no latency")
+    step = {
+        "agent_tool_calls": [ran[position] for position in positions],
+        "agent_final_output": _final_output(messages),
+        "latency_ms": latency,
+        "auto_score": None,
+        "gate_events": gates,
+    }
+    models = tuple(dict.fromkeys(message.model for message in messages if message.model is not None))
+    provenance = {
+        "thread_id": rows.thread_id,
+        "latest_checkpoint_id": lineage[-1].checkpoint_id,
+        "lineage_checkpoints": len(lineage),
+        "checkpoints_on_other_branches": len(rows.checkpoints) - len(lineage),
+        "subgraph_checkpoints": rows.subgraph_checkpoints,
+        "pauses_with_review": len(pauses),
+        "calls_not_run": not_run,
+        "edited_calls_requested": edits,
+        "metadata_keys": sorted({key for row in lineage for key in row.metadata if isinstance(key, str)}),
+    }
+    return MappedThread(rows.thread_id, step, instants[0][1], instants[-1][1], models, provenance)
+
+
+def _outcome(call: CallRequest, review: Review | None, result: Message | None) -> dict[str, Any] | str:
+    """What ran (a tool call entry) or why the call did not run; refuses what contradicts the resume writes."""
+    decision = None if review is None else review.decision
+    if review is not None and decision is None:
+        if result is not None:
+            raise ThreadValueError(f"tool call {call.call_id} has a result, yet its review has no recorded answer")
+        return "awaiting review: the thread ends paused"
+    kind = None if decision is None else decision.kind
+    if result is not None and result.marker is not None and result.marker != kind:
+        said = f"says {kind}" if kind is not None else "records no review"
+        raise ThreadValueError(
+            f"the result of tool call {call.call_id} carries a review marker ({result.marker or 'no decision'}) "
+            f"but the resume write {said}"
+        )
+    if kind in NOT_RUN_BY_DECISION:
+        if result is not None and result.marker is None:
+            raise ThreadValueError(
+                f"tool call {call.call_id} was decided {kind}, yet it has an ordinary result: it may have run"
+            )
+        return NOT_RUN_BY_DECISION[kind]
+    if result is None:
+        return "no result recorded"
+    if result.status == "error":
+        return "its result has status error: the store does not say whether the tool's body ran"
+    if decision is not None and decision.kind == "edit":
+        return {"tool": decision.executed_tool, "args": decision.executed_args, "result": result.content}
+    return {"tool": call.tool, "args": call.args, "result": result.content}
+
+
+def _gate(review: Review, pause: _Pause, positions: list[int]) -> dict[str, Any]:
+    call, decision = review.call, review.decision
+    resolution = "unresolved" if decision is None else RESOLUTIONS[decision.kind]
+    target = decision.executed_tool if decision is not None and decision.kind == "edit" else call.tool
+    before = None
+    if pause.prefix is not None and not pause.siblings_wrote_results:
+        before = sum(1 for position in positions if position < pause.prefix)
+    return {
+        "kind": "approval_request",
+        "reason": f"the graph paused for review of tool call {call.call_id} of {call.tool} ({review.shape})",
+        "surfaced": review.surfaced if review.surfaced is not None else f"{call.tool}({_canonical(call.args)})",
+        "target_tool": target,
+        "resolution": resolution,
+        "task_calls_before": before,
+        "opened_at": None,
+        "resolved_at": None,
+        "decision_latency_ms": None,
+        "decision_latency_upper_bound_ms": None if decision is None else pause.bound_ms,
+        "overseers": [],
+        "approval_chain": [],
+    }
+
+
+def _final_output(messages: Sequence[Message]) -> str:
+    for message in reversed(messages):
+        if message.kind == "ai":
+            return text_of(message.content)
+    return ""
+
+
+def _canonical(value: Any) -> str:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:
+        return repr(value)

@@ -1,0 +1,81 @@
+"""``evalscore import langgraph`` through its command line: what it writes, its exit codes, its one-line errors."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from evalscore.cli.main import main
+
+
+def invoke(*args: str | Path) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["import", "langgraph", *map(str, args)])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_every_thread_becomes_one_valid_run_line_and_score_counts_the_gates(
+    langgraph_store: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "runs.jsonl"
+    code, _, err = invoke(langgraph_store, "-o", out)
+    assert code == 0, err
+    lines = out.read_text().splitlines()
+    assert len(lines) == 8
+    assert [json.loads(line)["task_results"][0]["task_id"] for line in lines][:2] == ["approve", "batch"]
+    assert "11 gate event(s) (1 answered, 6 approved, 3 denied, 1 unresolved), 10 with an upper bound" in err
+    validated = CliRunner().invoke(main, ["validate", str(out)])
+    assert validated.exit_code == 0, validated.output
+    scored = CliRunner().invoke(main, ["score", str(out), "--format", "json", "--allow-empty"])
+    signals = json.loads(scored.stdout)["signals"]
+    assert (signals["approvals"], signals["denials"], signals["unresolved"]) == (6, 3, 1)
+    # every bound of these offline runs is far below a second: each approval is a proven fast approval
+    assert (signals["fast_approvals"], signals["fast_approvals_by_bound"]) == (6, 6)
+
+
+def test_one_named_thread_only(langgraph_store: Path) -> None:
+    code, out, _ = invoke(langgraph_store, "--thread", "respond", "-o", "-")
+    assert code == 0
+    assert [json.loads(line)["task_results"][0]["task_id"] for line in out.splitlines()] == ["respond"]
+
+
+def test_a_thread_that_cannot_be_mapped_is_exit_3_naming_it_and_nothing_is_written(
+    langgraph_store: Path, tmp_path: Path
+) -> None:
+    store = tmp_path / "store.sqlite"
+    with sqlite3.connect(langgraph_store) as source, sqlite3.connect(store) as copy:
+        source.backup(copy)
+    with sqlite3.connect(store) as db:
+        db.execute("UPDATE writes SET type = 'pickle' WHERE thread_id = 'edit' AND channel = '__resume__'")
+    out = tmp_path / "runs.jsonl"
+    code, _, err = invoke(store, "-o", out)
+    assert code == 3
+    assert "thread 'edit'" in err
+    assert "pickle" in err
+    assert not out.exists()
+
+
+def test_a_missing_or_foreign_file_is_exit_2_with_one_line(tmp_path: Path) -> None:
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("hello")
+    for source in (tmp_path / "absent.sqlite", foreign):
+        code, out, err = invoke(source, "-o", "-")
+        assert (code, out) == (2, "")
+        assert len(err.splitlines()) == 2  # the store's line, then that nothing was written
+        assert "Traceback" not in err
+
+
+def test_without_the_extra_the_command_says_which_to_install(tmp_path: Path) -> None:
+    script = (
+        "import sys; sys.modules['msgpack'] = None\n"
+        "from evalscore.cli.main import main\n"
+        f"main(['import', 'langgraph', {str(tmp_path / 's.sqlite')!r}, '-o', '-'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert "pip install 'evalscore[langgraph]'" in done.stderr

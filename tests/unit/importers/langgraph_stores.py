@@ -1,0 +1,123 @@
+"""Real LangGraph runs, offline: ``create_agent`` with ``HumanInTheLoopMiddleware``, a scripted chat model,
+real pauses and resumes, saved by langgraph's own ``SqliteSaver``. Loaded by the ``langgraph_store`` fixture.
+
+Each thread's script is the model's turns and the answer given at each pause. Every thread's calls are of
+``refund`` (gated), ``lookup`` (free) and ``ask_customer`` (gated, answered by ``respond``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langchain.agents import create_agent
+from langchain.agents.middleware import HumanInTheLoopMiddleware
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.tools import tool
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import Command
+
+
+class ScriptedModel(GenericFakeChatModel):
+    """The model's turns, in order; tools are bound by ``create_agent`` and ignored here."""
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedModel:
+        return self
+
+
+@tool
+def refund(order: str, amount: int) -> str:
+    """Refund an order."""
+    return f"refunded {order} {amount}"
+
+
+@tool
+def lookup(order: str) -> str:
+    """Look up an order."""
+    return f"order {order}: ok"
+
+
+@tool
+def ask_customer(question: str) -> str:
+    """Ask the customer a question."""
+    return "the tool itself never answers"
+
+
+def calls(*specs: tuple[str, str, dict[str, Any]]) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": n, "args": a, "id": i, "type": "tool_call"} for i, n, a in specs])
+
+
+@dataclass(frozen=True)
+class Thread:
+    thread_id: str
+    turns: Sequence[AIMessage]
+    answers: Sequence[Any]
+    """Per pause: batched, a list of decisions; per_call, one decision per pending interrupt, in call order."""
+    mode: str = "batched"
+
+
+def run_thread(saver: SqliteSaver, thread: Thread) -> None:
+    agent = create_agent(
+        ScriptedModel(messages=iter(thread.turns)),
+        tools=[refund, lookup, ask_customer],
+        middleware=[
+            HumanInTheLoopMiddleware(
+                interrupt_on={"refund": True, "ask_customer": True},
+                interrupt_mode=thread.mode,  # type: ignore[arg-type]
+            )
+        ],
+        checkpointer=saver,
+    )
+    config: Any = {"configurable": {"thread_id": thread.thread_id}, "metadata": {"user_id": "operator-7"}}
+    state = agent.invoke({"messages": [{"role": "user", "content": "please help"}]}, config)
+    for answer in thread.answers:
+        pending = state.get("__interrupt__") or []
+        assert pending, f"{thread.thread_id}: no pause left to answer"
+        if thread.mode == "batched":
+            resume: Any = {"decisions": answer}
+        else:
+            resume = {pending[0].id: answer}
+        state = agent.invoke(Command(resume=resume), config)
+
+
+def make_store(path: Path, threads: Sequence[Thread]) -> Path:
+    with SqliteSaver.from_conn_string(str(path)) as saver:
+        for thread in threads:
+            run_thread(saver, thread)
+    return path
+
+
+DONE = AIMessage(content="All done.")
+REFUND_A = ("c-a", "refund", {"order": "A1", "amount": 5})
+REFUND_B = ("c-b", "refund", {"order": "B2", "amount": 7})
+LOOKUP = ("c-l", "lookup", {"order": "A1"})
+ASK = ("c-q", "ask_customer", {"question": "Which card?"})
+
+THREADS: tuple[Thread, ...] = (
+    Thread("approve", [calls(REFUND_A), DONE], [[{"type": "approve"}]]),
+    Thread("reject", [calls(REFUND_A), DONE], [[{"type": "reject", "message": "too much"}]]),
+    Thread(
+        "edit",
+        [calls(REFUND_A), DONE],
+        [[{"type": "edit", "edited_action": {"name": "refund", "args": {"order": "A1", "amount": 2}}}]],
+    ),
+    Thread("respond", [calls(ASK), DONE], [[{"type": "respond", "message": "The Visa card."}]]),
+    Thread("pending", [calls(REFUND_A), DONE], []),
+    Thread(
+        "batch", [calls(REFUND_A, LOOKUP, REFUND_B), DONE], [[{"type": "approve"}, {"type": "reject", "message": "no"}]]
+    ),
+    Thread(
+        "two-rounds",
+        [calls(LOOKUP), calls(REFUND_A), calls(("c-b", "refund", {"order": "B2", "amount": 7})), DONE],
+        [[{"type": "approve"}], [{"type": "approve"}]],
+    ),
+    Thread(
+        "per-call",
+        [calls(REFUND_A, LOOKUP, REFUND_B), DONE],
+        [{"type": "approve"}, {"type": "reject", "message": "no"}],
+        mode="per_call",
+    ),
+)
