@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -97,3 +98,21 @@ def langgraph_store(langgraph_runs: ModuleType, tmp_path_factory: pytest.TempPat
         tmp_path_factory.mktemp("langgraph") / "store.sqlite", langgraph_runs.THREADS
     )
     return path
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A throwaway PostgreSQL server on a Unix socket (tests/postgres_server.py); the tests fail without one."""
+    server = _test_module("postgres_server", Path(__file__).resolve().parent / "postgres_server.py")
+    binaries = server.server_binaries()
+    if binaries is None:
+        pytest.fail(server.MISSING)
+    with server.throwaway_server(binaries) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def langgraph_postgres_store(langgraph_runs: ModuleType, langgraph_store: Path, postgres_url: str) -> str:
+    """The runs of ``langgraph_store``, kept by PostgresSaver in the throwaway server."""
+    langgraph_runs.copy_to_postgres(langgraph_store, postgres_url)
+    return postgres_url

@@ -642,7 +642,20 @@ def test_timestamps_further_apart_than_the_upper_bound_are_an_error() -> None:
     found = gate_findings(
         opened_at=OPENED, resolved_at="2026-03-01T09:00:01.000001Z", decision_latency_upper_bound_ms=1000
     )
-    assert [(code, pointer) for code, _, pointer, _ in found] == [("ES105", "/g/decision_latency_upper_bound_ms")]
+    assert found == [
+        (
+            "ES105",
+            "error",
+            "/g/decision_latency_upper_bound_ms",
+            "resolved_at - opened_at is 1000.001 ms but decision_latency_upper_bound_ms is 1000"
+            " (at /g/decision_latency_upper_bound_ms)",
+        )
+    ]
+
+
+@pytest.mark.parametrize("field", ["opened_at", "resolved_at"])
+def test_one_timestamp_beside_a_bound_is_compared_with_nothing(field: str) -> None:
+    assert gate_findings(**{field: OPENED, "decision_latency_upper_bound_ms": 0}) == []
 
 
 def test_a_bound_is_checked_even_when_a_timestamp_is_not_a_real_instant() -> None:

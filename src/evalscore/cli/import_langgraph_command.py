@@ -16,6 +16,7 @@ from evalscore.models import EvalSuite, Run
 PROG: Final = "evalscore import langgraph"
 DEFAULT_MAX_VALUE_BYTES: Final = 64 * 1024 * 1024
 EXIT_UNREADABLE: Final = 2
+EXTRA_MODULES: Final = frozenset({"msgpack", "psycopg"})
 
 
 @dataclass(slots=True)
@@ -63,7 +64,7 @@ def run_import_langgraph(options: ImportLangGraphOptions) -> int:
         # here, not at the top: without the extra, every other command still runs, and this one says what to install
         from evalscore.importers.langgraph import import_langgraph_store  # noqa: PLC0415
     except ModuleNotFoundError as error:
-        if error.name != "msgpack":
+        if error.name not in EXTRA_MODULES:
             raise
         sys.stderr.write(
             f"{PROG}: reading a LangGraph store needs the extra 'langgraph': pip install 'evalscore[langgraph]'\n"
@@ -114,7 +115,10 @@ def _check_threads(ctx: click.Context, param: click.Parameter, values: tuple[str
 def langgraph_command(
     source: str, output: str, threads: tuple[str, ...], suite: str | None, max_document_bytes: int
 ) -> None:
-    """Convert the threads of a LangGraph checkpoint store (a SqliteSaver file) to Runs.
+    """Convert the threads of a LangGraph checkpoint store to Runs.
+
+    SOURCE is a SqliteSaver file or a PostgresSaver database's postgresql:// URL
+    (libpq's forms, ?host=/socket/dir included).
 
     The store is opened read-only and never changed; nothing a stored value names
     is imported or run. Each thread's lineage (from its latest checkpoint back) is

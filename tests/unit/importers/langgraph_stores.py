@@ -17,6 +17,7 @@ from langchain.agents.middleware import HumanInTheLoopMiddleware
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
+from langgraph.checkpoint.postgres import PostgresSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
 
@@ -121,3 +122,31 @@ THREADS: tuple[Thread, ...] = (
         mode="per_call",
     ),
 )
+
+
+def copy_to_postgres(sqlite_path: Path, url: str) -> None:
+    """Every checkpoint and write of a SqliteSaver file put into a PostgresSaver store through langgraph's own
+    API (``put``, ``put_writes``), so that one set of runs is kept by both savers, byte for byte the same facts."""
+    with SqliteSaver.from_conn_string(str(sqlite_path)) as source, PostgresSaver.from_conn_string(url) as target:
+        target.setup()
+        for item in reversed(list(source.list(None))):
+            configurable = item.config["configurable"]
+            parent = item.parent_config["configurable"]["checkpoint_id"] if item.parent_config else None
+            put_config: Any = {
+                "configurable": {
+                    "thread_id": configurable["thread_id"],
+                    "checkpoint_ns": configurable["checkpoint_ns"],
+                    **({"checkpoint_id": parent} if parent else {}),
+                }
+            }
+            stored = target.put(put_config, item.checkpoint, item.metadata, item.checkpoint["channel_versions"])
+            rows = source.conn.execute(
+                "SELECT task_id, task_path, channel, type, value FROM writes WHERE thread_id = ? AND checkpoint_ns = ? "
+                "AND checkpoint_id = ? ORDER BY task_id, idx",
+                (configurable["thread_id"], configurable["checkpoint_ns"], configurable["checkpoint_id"]),
+            ).fetchall()
+            tasks: dict[tuple[str, str], list[tuple[str, Any]]] = {}
+            for task_id, task_path, channel, kind, value in rows:
+                tasks.setdefault((task_id, task_path), []).append((channel, source.serde.loads_typed((kind, value))))
+            for (task_id, task_path), writes in tasks.items():
+                target.put_writes(stored, writes, task_id, task_path)

@@ -16,8 +16,9 @@ The rules (docs/langgraph-import.md gives the LangGraph facts behind each):
   whose decision says it never ran, refuses the thread. Calls are listed in the order their results
   sit in the messages.
 - ``task_calls_before`` counts the calls that ran before the pause (their results in the paused
-  checkpoint's messages); null when those messages are not a prefix of the final ones, or when
-  another task of the same step wrote results while the pause was open (their order is not recorded).
+  checkpoint's messages); null when those messages are not a prefix of the final ones, or when a
+  task other than the reviewing one wrote messages while the pause was open (a sibling call, or
+  another per-call review's approved call: which came first is not recorded).
 - Time: ``decision_latency_upper_bound_ms`` is the next checkpoint's ``ts`` minus the paused one's;
   ``opened_at``, ``resolved_at``, ``decision_latency_ms`` stay null, ``overseers`` and
   ``approval_chain`` empty.
@@ -62,7 +63,8 @@ class _Pause:
     reviews: list[Review]
     prefix: int | None
     """How many final messages the paused state held (None: its messages are not a prefix of the final ones)."""
-    siblings_wrote_results: bool
+    writers: frozenset[str]
+    """The tasks that wrote messages on the paused checkpoint (results of calls that ran while it was open)."""
     bound_ms: float | None
 
 
@@ -94,7 +96,8 @@ def map_thread(store: CheckpointStore, rows: ThreadRows) -> MappedThread:
         ids = [message.message_id for message in state_messages]
         prefix = len(ids) if final_ids[: len(ids)] == ids else None
         bound = None if latest else _bound(instants[index], instants[index + 1])
-        pauses.append(_Pause(index, reviews, prefix, _siblings(checkpoint_writes, reviews), bound))
+        writers = frozenset(write.task_id for write in checkpoint_writes if write.channel == "messages")
+        pauses.append(_Pause(index, reviews, prefix, writers, bound))
     return _mapped(rows, lineage, instants, messages, pauses)
 
 
@@ -158,11 +161,6 @@ def _refuse_forks(lineage: list[CheckpointRow], index: int, children: int, revie
             f"the graph moved past checkpoint {paused.checkpoint_id} with no recorded answer to the review of "
             f"tool call(s) {', '.join(unanswered)}"
         )
-
-
-def _siblings(writes: Sequence[WriteRow], reviews: list[Review]) -> bool:
-    reviewing = {review.task_id for review in reviews}
-    return any(write.channel == "messages" and write.task_id not in reviewing for write in writes)
 
 
 def _instant(ts: Any, row: CheckpointRow) -> tuple[datetime, str]:
@@ -274,7 +272,8 @@ def _gate(review: Review, pause: _Pause, positions: list[int]) -> dict[str, Any]
     resolution = "unresolved" if decision is None else RESOLUTIONS[decision.kind]
     target = decision.executed_tool if decision is not None and decision.kind == "edit" else call.tool
     before = None
-    if pause.prefix is not None and not pause.siblings_wrote_results:
+    others_wrote = any(task != review.task_id for task in pause.writers)  # its own task writes after the decision
+    if pause.prefix is not None and not others_wrote:
         before = sum(1 for position in positions if position < pause.prefix)
     return {
         "kind": "approval_request",
