@@ -26,16 +26,16 @@ def test_every_thread_becomes_one_valid_run_line_and_score_counts_the_gates(
     code, _, err = invoke(langgraph_store, "-o", out)
     assert code == 0, err
     lines = out.read_text().splitlines()
-    assert len(lines) == 8
-    assert [json.loads(line)["task_results"][0]["task_id"] for line in lines][:2] == ["approve", "batch"]
-    assert "11 gate event(s) (1 answered, 6 approved, 3 denied, 1 unresolved), 10 with an upper bound" in err
+    assert len(lines) == 9
+    assert [json.loads(line)["task_results"][0]["task_id"] for line in lines][:2] == ["agent-inbox", "approve"]
+    assert "15 gate event(s) (2 answered, 8 approved, 3 denied, 2 unresolved), 13 with an upper bound" in err
     validated = CliRunner().invoke(main, ["validate", str(out)])
     assert validated.exit_code == 0, validated.output
     scored = CliRunner().invoke(main, ["score", str(out), "--format", "json", "--allow-empty"])
     signals = json.loads(scored.stdout)["signals"]
-    assert (signals["approvals"], signals["denials"], signals["unresolved"]) == (6, 3, 1)
+    assert (signals["approvals"], signals["denials"], signals["unresolved"]) == (8, 3, 2)
     # every bound of these offline runs is far below a second: each approval is a proven fast approval
-    assert (signals["fast_approvals"], signals["fast_approvals_by_bound"]) == (6, 6)
+    assert (signals["fast_approvals"], signals["fast_approvals_by_bound"]) == (8, 8)
 
 
 def test_one_named_thread_only(langgraph_store: Path) -> None:

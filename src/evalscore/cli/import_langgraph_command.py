@@ -122,10 +122,11 @@ def langgraph_command(
 
     The store is opened read-only and never changed; nothing a stored value names
     is imported or run. Each thread's lineage (from its latest checkpoint back) is
-    one Run of one step. A gate exists only where HumanInTheLoopMiddleware recorded
-    a review request (batched or per_call): approve and edit are approved (an edit's
-    args are what ran), reject is denied, respond is answered (the tool did not run),
-    no answer is unresolved. A decision type, an interrupt or a marker the importer
+    one Run of one step. A gate exists only where a review request was recorded
+    (HumanInTheLoopMiddleware, batched or per_call, or an Agent Inbox HumanInterrupt):
+    approve/accept and edit are approved (an edit's args are what ran), reject is
+    denied, respond/response is answered (the tool did not run), ignore or no answer
+    is unresolved. A decision type, an interrupt or a marker the importer
     cannot square with the resume writes refuses the thread. Who decided and when
     are not recorded: the only time a gate carries is an upper bound on its decision
     latency (the next checkpoint's ts minus the paused one's).

@@ -82,13 +82,12 @@ def check_latency_within_bound(
     if latency_ms is not None and latency_ms > bound_ms:
         yield r.LATENCY_ABOVE_BOUND.finding(
             (*path, "decision_latency_ms"),
-            f"decision_latency_ms is {_exact(latency_ms)} but decision_latency_upper_bound_ms is {_exact(bound_ms)}",
+            f"decision_latency_ms is {latency_ms} but decision_latency_upper_bound_ms is {bound_ms}",
         )
     if elapsed_ms is not None and elapsed_ms > bound_ms:
         yield r.LATENCY_ABOVE_BOUND.finding(
             (*path, "decision_latency_upper_bound_ms"),
-            f"resolved_at - opened_at is {_exact(elapsed_ms)} ms but decision_latency_upper_bound_ms is "
-            f"{_exact(bound_ms)}",
+            f"resolved_at - opened_at is {elapsed_ms} ms but decision_latency_upper_bound_ms is {bound_ms}",
         )
 
 
@@ -111,8 +110,3 @@ def check_latency_agrees(
             f"but resolved_at - opened_at is {show_number(elapsed)} ms "
             f"(tolerance {show_number(LATENCY_TOLERANCE_MS)} ms)",
         )
-
-
-def _exact(value: float) -> str:
-    """A number as written, not rounded: a bound is exceeded by any amount, however small."""
-    return str(value) if isinstance(value, int) else repr(float(value))

@@ -80,13 +80,16 @@ class FakeStore:
     def __init__(self, checkpoints: list[Checkpoint]) -> None:
         self.checkpoints = checkpoints
         self.reads = 0
+        self.thread_id = "t"
 
     def saved_state(self, thread_id: str, checkpoint_id: str) -> SavedState:
+        assert thread_id == self.thread_id, "the state of another thread was asked for"
         self.reads += 1
         found = next(c for c in self.checkpoints if c.checkpoint_id == checkpoint_id)
         return SavedState(found.ts if found.ts is not None else ts_at(found.ms), found.messages)
 
     def rows(self, thread_id: str = "t", subgraph: int = 0) -> ThreadRows:
+        self.thread_id = thread_id
         ordered = sorted(self.checkpoints, key=lambda c: c.checkpoint_id)
         return ThreadRows(
             thread_id,

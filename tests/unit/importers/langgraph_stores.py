@@ -15,11 +15,12 @@ from typing import Any
 from langchain.agents import create_agent
 from langchain.agents.middleware import HumanInTheLoopMiddleware
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langchain_core.tools import tool
 from langgraph.checkpoint.postgres import PostgresSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
-from langgraph.types import Command
+from langgraph.graph import END, START, MessagesState, StateGraph
+from langgraph.types import Command, interrupt
 
 
 class ScriptedModel(GenericFakeChatModel):
@@ -56,11 +57,64 @@ class Thread:
     thread_id: str
     turns: Sequence[AIMessage]
     answers: Sequence[Any]
-    """Per pause: batched, a list of decisions; per_call, one decision per pending interrupt, in call order."""
+    """Per resume: batched, a list of decisions; per_call, a map from the call id to its decision (the order in
+    which langgraph lists pending interrupts is not the calls' order); agent_inbox, a list of human responses."""
     mode: str = "batched"
 
 
-def run_thread(saver: SqliteSaver, thread: Thread) -> None:
+def inbox_agent(turns: Sequence[AIMessage], saver: Any) -> Any:
+    """A graph in the Agent Inbox convention: a review node asks about every call of the model's turn with one
+    ``interrupt([HumanInterrupt, ...])`` and acts on each ``HumanResponse``, writing an ordinary tool message for
+    every answer (accept and edit run the tool; response and ignore do not)."""
+    model = ScriptedModel(messages=iter(turns))
+    tools = {"refund": refund, "lookup": lookup, "ask_customer": ask_customer}
+
+    def call_model(state: MessagesState) -> dict[str, list[AnyMessage]]:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    def review(state: MessagesState) -> dict[str, list[AnyMessage]]:
+        turn = state["messages"][-1]
+        assert isinstance(turn, AIMessage)
+        allowed = {"allow_accept": True, "allow_edit": True, "allow_respond": True, "allow_ignore": True}
+        requests = [
+            {"action_request": {"action": c["name"], "args": c["args"]}, "config": allowed, "description": c["name"]}
+            for c in turn.tool_calls
+        ]
+        answers = interrupt(requests)
+        results: list[AnyMessage] = []
+        for call, answer in zip(turn.tool_calls, answers, strict=True):
+            if answer["type"] == "accept":
+                content = tools[call["name"]].invoke(call["args"])
+            elif answer["type"] == "edit":
+                content = tools[answer["args"]["action"]].invoke(answer["args"]["args"])
+            elif answer["type"] == "response":
+                content = answer["args"]
+            else:
+                content = "The reviewer ignored this call."
+            results.append(ToolMessage(content=content, tool_call_id=call["id"], name=call["name"]))
+        return {"messages": results}
+
+    def route(state: MessagesState) -> str:
+        last = state["messages"][-1]
+        return "review" if isinstance(last, AIMessage) and last.tool_calls else END
+
+    graph = StateGraph(MessagesState)
+    graph.add_node("model", call_model)
+    graph.add_node("review", review)
+    graph.add_edge(START, "model")
+    graph.add_conditional_edges("model", route, ["review", END])
+    graph.add_edge("review", "model")
+    return graph.compile(checkpointer=saver)
+
+
+def run_thread(saver: Any, thread: Thread) -> None:
+    if thread.mode == "agent_inbox":
+        inbox = inbox_agent(thread.turns, saver)
+        config: Any = {"configurable": {"thread_id": thread.thread_id}}
+        inbox.invoke({"messages": [{"role": "user", "content": "please help"}]}, config)
+        for answer in thread.answers:
+            inbox.invoke(Command(resume=answer), config)
+        return
     agent = create_agent(
         ScriptedModel(messages=iter(thread.turns)),
         tools=[refund, lookup, ask_customer],
@@ -72,7 +126,7 @@ def run_thread(saver: SqliteSaver, thread: Thread) -> None:
         ],
         checkpointer=saver,
     )
-    config: Any = {"configurable": {"thread_id": thread.thread_id}, "metadata": {"user_id": "operator-7"}}
+    config = {"configurable": {"thread_id": thread.thread_id}, "metadata": {"user_id": "operator-7"}}
     state = agent.invoke({"messages": [{"role": "user", "content": "please help"}]}, config)
     for answer in thread.answers:
         pending = state.get("__interrupt__") or []
@@ -80,7 +134,9 @@ def run_thread(saver: SqliteSaver, thread: Thread) -> None:
         if thread.mode == "batched":
             resume: Any = {"decisions": answer}
         else:
-            resume = {pending[0].id: answer}
+            by_call = {item.value["tool_call_id"]: item.id for item in pending}
+            resume = {by_call[call_id]: decision for call_id, decision in answer.items() if call_id in by_call}
+            assert len(resume) == len(answer), f"{thread.thread_id}: {sorted(answer)} are not all pending"
         state = agent.invoke(Command(resume=resume), config)
 
 
@@ -118,8 +174,21 @@ THREADS: tuple[Thread, ...] = (
     Thread(
         "per-call",
         [calls(REFUND_A, LOOKUP, REFUND_B), DONE],
-        [{"type": "approve"}, {"type": "reject", "message": "no"}],
+        [{"c-a": {"type": "approve"}}, {"c-b": {"type": "reject", "message": "no"}}],
         mode="per_call",
+    ),
+    Thread(
+        "agent-inbox",
+        [calls(REFUND_A, REFUND_B, ASK, LOOKUP), DONE],
+        [
+            [
+                {"type": "accept", "args": None},
+                {"type": "edit", "args": {"action": "refund", "args": {"order": "B2", "amount": 1}}},
+                {"type": "response", "args": "The Visa card."},
+                {"type": "ignore", "args": None},
+            ]
+        ],
+        mode="agent_inbox",
     ),
 )
 

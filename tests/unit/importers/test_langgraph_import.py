@@ -18,7 +18,7 @@ from evalscore.importers.langgraph import import_langgraph_store
 from evalscore.importers.shared.errors import UnmappableSourceError, UnreadableSourceError
 from evalscore.models import Run
 
-THREAD_IDS = ["approve", "batch", "edit", "pending", "per-call", "reject", "respond", "two-rounds"]
+THREAD_IDS = ["agent-inbox", "approve", "batch", "edit", "pending", "per-call", "reject", "respond", "two-rounds"]
 
 
 def runs_of(store: Path, *threads: str) -> dict[str, Run]:
@@ -119,9 +119,31 @@ def test_the_per_call_shape_is_read_and_its_order_against_sibling_calls_is_not_i
     assert calls_of(run) == [("refund", {"order": "A1", "amount": 5}), ("lookup", {"order": "A1"})]
 
 
+def test_the_agent_inbox_shape_accept_edit_response_and_ignore(runs: dict[str, Run]) -> None:
+    run = runs["agent-inbox"]
+    assert gates_of(run) == [
+        ("approved", "refund", 0),
+        ("approved", "refund", 0),
+        ("answered", "ask_customer", 0),
+        ("unresolved", "lookup", 0),
+    ]
+    assert [g.reason.endswith("(agent_inbox)") for g in step_of(run).gate_events] == [True] * 4
+    # accept ran the call as requested, edit ran the edit; response and ignore wrote ordinary tool messages
+    # without running anything: only the resume value says so
+    assert calls_of(run) == [("refund", {"order": "A1", "amount": 5}), ("refund", {"order": "B2", "amount": 1})]
+    assert not_run(run) == [
+        ("c-q", "answered by the reviewer in place of the tool"),
+        ("c-l", "ignored by the reviewer (Agent Inbox): not run, not decided"),
+    ]
+    assert run.adapter.config["edited_calls_requested"] == [
+        {"call_id": "c-b", "requested_tool": "refund", "requested_args": {"order": "B2", "amount": 7}}
+    ]
+    assert [g.decision_latency_upper_bound_ms is None for g in step_of(run).gate_events] == [False, False, False, True]
+
+
 def test_no_time_or_person_is_invented_and_the_only_time_is_an_observed_bound(runs: dict[str, Run]) -> None:
     gates = [gate for run in runs.values() for gate in step_of(run).gate_events]
-    assert len(gates) == 11
+    assert len(gates) == 15
     for gate in gates:
         assert (gate.opened_at, gate.resolved_at, gate.decision_latency_ms) == (None, None, None)
         assert (gate.overseers, gate.approval_chain) == ([], [])
@@ -155,7 +177,7 @@ def test_the_bound_is_the_next_checkpoints_ts_minus_the_paused_ones(langgraph_st
 
 def test_the_store_is_unchanged_by_an_import(langgraph_store: Path) -> None:
     before = hashlib.sha256(langgraph_store.read_bytes()).hexdigest()
-    assert len(runs_of(langgraph_store)) == 8
+    assert len(runs_of(langgraph_store)) == 9
     assert hashlib.sha256(langgraph_store.read_bytes()).hexdigest() == before
 
 

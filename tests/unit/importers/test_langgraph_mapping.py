@@ -333,7 +333,8 @@ def test_another_tasks_resume_is_not_this_reviews_answer() -> None:
         ([Named("langgraph.types", "Send", {})], "an interrupt that is not langgraph's"),
         ([Named("langgraph.types", "Interrupt", ["v"])], "an interrupt that is not langgraph's"),
         ([interrupt("Continue?")], "not a HumanInTheLoopMiddleware review request"),
-        ([interrupt([{"action_request": {"action": "refund", "args": {}}, "config": {}}])], "Agent Inbox"),
+        ([interrupt([{"action_request": {"action": "refund", "args": {}}}, {"other": 1}])], "not a HumanInTheLoop"),
+        ([interrupt([])], "not a HumanInTheLoopMiddleware review request"),
     ],
 )
 def test_an_interrupt_that_is_not_a_review_request_refuses(value: Any, reason: str) -> None:
@@ -564,3 +565,351 @@ def test_models_are_listed_once_each_in_order() -> None:
     for checkpoint in store.checkpoints[1:3]:
         checkpoint.messages = [ai("d", CALL)]
     assert mapped(store).models == ("m-2", "m-1")
+
+
+# --- the Agent Inbox shape ----------------------------------------------------------------------------
+
+
+def inbox(*actions: tuple[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {"action_request": {"action": name, "args": args}, "config": {}, "description": name} for name, args in actions
+    ]
+
+
+INBOX_TURN = (("c-a", "refund", {"o": 1}), ("c-b", "refund", {"o": 2}), ("c-q", "ask", {}), ("c-l", "lookup", {}))
+INBOX_VALUE = inbox(("refund", {"o": 1}), ("refund", {"o": 2}), ("ask", {}), ("lookup", {}))
+
+
+def inbox_thread(answer: Any, results: list[Any] | None = None) -> FakeStore:
+    ordinary = [
+        tool("t-a", "c-a", "ran a"),
+        tool("t-b", "c-b", "ran b"),
+        tool("t-q", "c-q", "Visa"),
+        tool("t-l", "c-l", "ignored"),
+    ]
+    return paused_thread(answer, ordinary if results is None else results, calls=INBOX_TURN, value=INBOX_VALUE)
+
+
+def test_agent_inbox_answers_are_decisions_and_ordinary_messages_of_unrun_calls_are_not_runs() -> None:
+    answer = [
+        {"type": "accept", "args": None},
+        {"type": "edit", "args": {"action": "refund", "args": {"o": 3}}},
+        {"type": "response", "args": "Visa"},
+        {"type": "ignore", "args": None},
+    ]
+    thread = mapped(inbox_thread(answer))
+    assert gates(thread) == [
+        ("approved", "refund", 0, 500.0),
+        ("approved", "refund", 0, 500.0),
+        ("answered", "ask", 0, 500.0),
+        ("unresolved", "lookup", 0, None),
+    ]
+    assert calls(thread) == [("refund", {"o": 1}, "ran a"), ("refund", {"o": 3}, "ran b")]
+    assert not_run(thread) == [
+        ("c-q", "answered by the reviewer in place of the tool"),
+        ("c-l", "ignored by the reviewer (Agent Inbox): not run, not decided"),
+    ]
+    assert thread.step["gate_events"][0]["reason"].endswith("(agent_inbox)")
+    assert thread.step["gate_events"][2]["surfaced"] == "ask"
+
+
+def test_an_ignored_call_lets_the_graph_move_on_and_an_unanswered_one_does_not() -> None:
+    ignore_all = [{"type": "ignore", "args": None}] * 4
+    assert [g[0] for g in gates(mapped(inbox_thread(ignore_all)))] == ["unresolved"] * 4
+    refused(inbox_thread(None), "moved past checkpoint c2 with no recorded answer")
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ([{"type": "accept"}] * 3, "answers 3 human response.s. to 4 request"),
+        ({"type": "accept"}, "answers 0 human response"),
+        ([{"type": "approve"}] * 4, "response type 'approve' is not one of accept, edit, ignore, response"),
+        ([{"type": "edit", "args": {"action": "refund"}}] + [{"type": "accept"}] * 3, "an edit without an edited"),
+        ([{"type": "edit", "args": {"action": 1, "args": {}}}] + [{"type": "accept"}] * 3, "an edit without"),
+        ([{"type": "edit", "args": {"action": "r", "args": {"x": b"b"}}}] + [{"type": "accept"}] * 3, "JSON cannot"),
+        ([{"type": "response", "args": None}] + [{"type": "accept"}] * 3, "a response without its text"),
+        (["accept"] * 4, "response type None"),
+    ],
+)
+def test_an_agent_inbox_answer_that_does_not_fit_refuses(answer: Any, reason: str) -> None:
+    refused(inbox_thread(answer), reason)
+
+
+def test_an_agent_inbox_request_must_name_an_action_the_turn_holds() -> None:
+    store = inbox_thread([{"type": "accept"}] * 4)
+    store.checkpoints[1].writes[0] = ("task-h", "__interrupt__", [interrupt([{"action_request": {"args": {}}}])])
+    refused(store, "human interrupt 0 names no action")
+    store.checkpoints[1].writes[0] = ("task-h", "__interrupt__", [interrupt([{"action_request": "refund"}])])
+    refused(store, "human interrupt 0 names no action")
+    store.checkpoints[1].writes[0] = ("task-h", "__interrupt__", [interrupt(inbox(("refund", {"o": 9})))])
+    refused(store, "args the model turn does not hold")
+    store.checkpoints[1].messages = [human("m-h")]
+    refused(store, "last message is no model turn")
+
+
+def test_a_review_marker_on_an_agent_inbox_call_is_checked_against_the_response() -> None:
+    answer = [{"type": "accept"}, {"type": "accept"}, {"type": "response", "args": "Visa"}, {"type": "ignore"}]
+    results = [tool("t-a", "c-a", "x", marker="reject"), tool("t-b", "c-b", "ran b")]
+    refused(inbox_thread(answer, results), r"marker \(reject\) but the resume write says approve")
+
+
+# --- each refusal says where and what -----------------------------------------------------------------
+
+
+def message_of(store: FakeStore) -> str:
+    with pytest.raises(ThreadValueError) as raised:
+        mapped(store)
+    return str(raised.value)
+
+
+def test_decoding_refusals_name_what_and_why() -> None:
+    with pytest.raises(StoredValueError) as raised:
+        decode_stored("pickle", b"")
+    assert str(raised.value) == "the value is a Python pickle, which is never loaded: it can run any code"
+    with pytest.raises(StoredValueError) as raised:
+        decode_stored("msgpack", None)
+    assert str(raised.value) == "a msgpack value with no bytes"
+    with pytest.raises(StoredValueError) as raised:
+        decode_stored("msgpack", b"\xc0\xc0")
+    assert str(raised.value).startswith("not a msgpack value langgraph writes (ExtraData: ")
+
+
+def test_an_object_of_three_parts_is_named_and_maps_may_have_keys_that_are_not_strings() -> None:
+    assert decode_stored("msgpack", msgpack.packb(ext(0, "uuid", "UUID", "abc"))) == Named("uuid", "UUID", "abc")
+    assert decode_stored("msgpack", msgpack.packb({1: "a", 2.5: "b"})) == {1: "a", 2.5: "b"}
+
+
+def test_message_refusals_name_the_message_and_the_field() -> None:
+    with pytest.raises(ThreadValueError) as raised:
+        read_messages([ai("a", ("c", "r", {"when": Named("datetime", "datetime", [])}))], "cp")
+    assert str(raised.value) == (
+        "cp, message 0: tool call c args holds an object of type datetime.datetime, which JSON cannot carry as it "
+        "was stored"
+    )
+    with pytest.raises(ThreadValueError) as raised:
+        read_messages([ai("a", content=[{"image": b"png"}])], "cp")
+    assert str(raised.value) == "cp, message 0: content holds a bytes, which JSON cannot carry as it was stored"
+    with pytest.raises(ThreadValueError) as raised:
+        read_messages([ai("a", ("c", "r", {3: 1}))], "cp")
+    assert str(raised.value) == "cp, message 0: tool call c args has a map key that is not a string (a int)"
+
+
+def test_fields_of_other_kinds_of_message_are_not_read() -> None:
+    human_fields = {"content": "hi", "id": 7, "tool_calls": "garbage", "tool_call_id": "c", "status": "error"}
+    (read,) = read_messages([Named("langchain_core.messages.human", "HumanMessage", human_fields)], "cp")
+    assert (read.calls, read.answers, read.status, read.message_id) == ((), None, None, None)
+    for model in ("", 5):
+        assert read_messages([ai("a", model=model)], "cp")[0].model is None  # type: ignore[arg-type]
+
+
+def test_a_single_pending_message_not_in_a_list_is_read() -> None:
+    store = per_call_thread([{"type": "approve"}], sibling=False)
+    store.checkpoints.pop()
+    store.checkpoints[1].writes.append(("task-a", "messages", tool("t-a", "c-a", "done")))
+    assert calls(mapped(store)) == [("refund", {"o": 1}, "done")]
+
+
+def test_pause_refusals_name_the_checkpoint() -> None:
+    store = paused_thread(None, [], resumed=False, value=request(("refund", {"order": "B2"})))
+    assert (
+        message_of(store) == "checkpoint c2: the review request lists 'refund' with args the model turn does not hold"
+    )
+    store = paused_thread(None, [], resumed=False, value={"action_requests": ["refund"]})
+    assert message_of(store) == "checkpoint c2: action request 0 names no tool"
+    store = paused_thread({"decisions": [{"type": "maybe"}]}, [RAN])
+    assert message_of(store) == (
+        "checkpoint c2: decision 0: decision type 'maybe' is not one of approve, edit, reject, respond"
+    )
+    store = paused_thread({"decisions": [{"type": "edit", "edited_action": {"name": "r", "args": {"x": b""}}}]}, [RAN])
+    assert message_of(store) == (
+        "checkpoint c2: decision 0: the edited args holds a bytes, which JSON cannot carry as it was stored"
+    )
+    store = paused_thread(None, [], resumed=False)
+    store.checkpoints[1].writes[0] = ("task-h", "__interrupt__", "x")
+    assert message_of(store) == "checkpoint c2: the interrupt write of task task-h is not a list of interrupts"
+    store.checkpoints[1].writes[0] = ("task-h", "__interrupt__", [interrupt(["Continue?"])])
+    assert message_of(store) == (
+        "checkpoint c2: an interrupt that is not a HumanInTheLoopMiddleware review request; which call it gated, "
+        "if any, is not recorded"
+    )
+    turn = (("c-1", "refund", {"o": 1}), ("c-2", "refund", {"o": 1}))
+    store = paused_thread(None, [], calls=turn, value=request(("refund", {"o": 1})), resumed=False)
+    assert message_of(store) == (
+        "checkpoint c2: tool call c-2 has the name and args of a reviewed call but was not listed; which of the "
+        "identical calls was reviewed is not recorded"
+    )
+
+
+def test_per_call_refusals_name_the_call() -> None:
+    store = per_call_thread([{"type": "nope"}], sibling=False)
+    assert message_of(store) == (
+        "checkpoint c2: decision on tool call c-a: decision type 'nope' is not one of approve, edit, reject, respond"
+    )
+    store = per_call_thread([], sibling=False)
+    store.checkpoints[1].messages = [human("m-h")]
+    store.checkpoints.pop()
+    assert message_of(store) == "checkpoint c2: a review of tool call 'c-a', which the paused model turn does not hold"
+
+
+def test_adjacent_listed_calls_are_both_found() -> None:
+    turn = (("c-1", "refund", {"o": 1}), ("c-2", "refund", {"o": 2}))
+    value = request(("refund", {"o": 1}), ("refund", {"o": 2}))
+    store = paused_thread(None, [], calls=turn, value=value, resumed=False)
+    assert [g[0] for g in gates(mapped(store))] == ["unresolved", "unresolved"]
+
+
+def test_args_match_whatever_the_order_of_their_keys() -> None:
+    turn = (("call-1", "refund", {"b": 1, "a": 2}),)
+    store = paused_thread(None, [], calls=turn, value=request(("refund", {"a": 2, "b": 1})), resumed=False)
+    assert [g[0] for g in gates(mapped(store))] == ["unresolved"]
+
+
+def test_a_batched_answer_that_is_not_a_map_refuses() -> None:
+    refused(paused_thread([{"type": "approve"}], [RAN]), "the resume answers 0 decision.s. to a request for 1")
+
+
+def test_the_reviewing_tasks_own_messages_do_not_hide_the_count() -> None:
+    store = paused_thread(
+        {"decisions": [{"type": "reject"}]}, [tool("m-t", "call-1", "no", status="error", marker="reject")]
+    )
+    store.checkpoints[1].writes.append(
+        ("task-h", "messages", [tool("m-t", "call-1", "no", status="error", marker="reject")])
+    )
+    assert gates(mapped(store)) == [("denied", "refund", 0, 500.0)]
+    store.checkpoints[1].writes.append(("task-other", "messages", []))
+    assert gates(mapped(store)) == [("denied", "refund", None, 500.0)]
+
+
+def test_a_description_that_is_not_text_is_not_what_was_surfaced() -> None:
+    value = {"action_requests": [{"name": "refund", "args": {"order": "A1"}, "description": 5}]}
+    store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN], value=value)
+    assert mapped(store).step["gate_events"][0]["surfaced"] == 'refund({"order":"A1"})'
+
+
+def test_the_surfaced_fallback_is_the_call_with_its_keys_sorted() -> None:
+    args = {"b": 1, "a": [2, None]}
+    value = request(("refund", args), descriptions=False)
+    store = paused_thread(None, [], calls=(("call-1", "refund", args),), value=value, resumed=False)
+    assert mapped(store).step["gate_events"][0]["surfaced"] == 'refund({"a":[2,null],"b":1})'
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"b": 1, "a": [2]},
+        {"b": 1, "a": [2, None, 3]},
+        {"b": 1},
+        {"b": 1, "a": [2, None], "c": 0},
+        {"b": True, "a": [2, None]},
+        {"b": 1, "a": (2, None)},
+        {"b": 1.0, "a": [2, None]},
+        {"b": 2, "a": [2, None]},
+    ],
+)
+def test_args_that_differ_anywhere_do_not_match(other: Any) -> None:
+    args = {"b": 1, "a": [2, None]}
+    store = paused_thread(
+        None, [], calls=(("call-1", "refund", args),), value=request(("refund", other)), resumed=False
+    )
+    refused(store, "args the model turn does not hold")
+
+
+def test_a_nan_matches_nothing() -> None:
+    nan = {"x": float("nan")}
+    store = paused_thread(None, [], calls=(("call-1", "refund", nan),), value=request(("refund", nan)), resumed=False)
+    refused(store, "args the model turn does not hold")
+
+
+def test_the_reviewers_message_is_kept_with_the_call_that_did_not_run() -> None:
+    marked = tool("m-t", "call-1", "x", status="error", marker="reject")
+    thread = mapped(paused_thread({"decisions": [{"type": "reject", "message": "too much"}]}, [marked]))
+    assert thread.provenance["calls_not_run"] == [
+        {"call_id": "call-1", "tool": "refund", "reason": "rejected by the reviewer", "requested_args": {"order": "A1"},
+         "reviewer_message": "too much"}
+    ]  # fmt: skip
+    assert (
+        "reviewer_message"
+        not in mapped(paused_thread({"decisions": [{"type": "reject"}]}, [marked])).provenance["calls_not_run"][0]
+    )
+
+
+def test_the_step_and_thread_fields() -> None:
+    thread = mapped(paused_thread({"decisions": [{"type": "approve"}]}, [RAN]), thread_id="th-9")
+    assert thread.thread_id == "th-9"
+    assert set(thread.step) == {"agent_tool_calls", "agent_final_output", "latency_ms", "auto_score", "gate_events"}
+    assert thread.step["auto_score"] is None
+
+
+def test_a_thread_without_a_model_answer_has_an_empty_output_and_zero_latency_is_a_latency() -> None:
+    store = FakeStore([Checkpoint("c1", 0, [human("m-h")])])
+    thread = mapped(store)
+    assert (thread.step["agent_final_output"], thread.step["latency_ms"]) == ("", 0.0)
+    store = FakeStore(chain(Checkpoint("c1", 0, [human("m-h")]), Checkpoint("c2", 0.5, [human("m-h")])))
+    assert mapped(store).step["latency_ms"] == 0.5
+
+
+def test_lineage_and_fork_refusals_say_what() -> None:
+    assert message_of(FakeStore([])) == "the thread has no checkpoint in the root graph"
+    store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN])
+    store.checkpoints[0].parent = "c2"  # a cycle below the latest checkpoint
+    assert message_of(store) == "the parents of checkpoint c2 form a cycle"
+    store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN])
+    store.checkpoints.append(Checkpoint("c2-b", 20, store.checkpoints[1].messages, parent="c2"))
+    assert message_of(store) == (
+        "paused checkpoint c2 has 2 children (a fork): which branch its recorded answers belong to is not recorded"
+    )
+    turn = (CALL, ("call-2", "refund", {"order": "B2"}))
+    store = paused_thread(None, [RAN], calls=turn)
+    assert message_of(store) == (
+        "the graph moved past checkpoint c2 with no recorded answer to the review of tool call(s) call-1, call-2"
+    )
+    store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN])
+    for checkpoint in store.checkpoints[2:]:
+        checkpoint.messages = [human("m-h")]
+    assert message_of(store) == "reviewed tool call(s) call-1 are not in the thread's messages"
+    store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN])
+    store.checkpoints[3].ts = "2026-03-01T08:00:00+00:00"
+    assert message_of(store) == "the thread's latest checkpoint has a ts earlier than its first: no latency"
+
+
+def test_agent_inbox_refusals_name_the_response_and_the_reviewers_answer_is_kept() -> None:
+    edit = [{"type": "edit", "args": {"action": "refund", "args": {"x": b""}}}] + [{"type": "accept"}] * 3
+    assert message_of(inbox_thread(edit)) == (
+        "checkpoint c2: human response 0: the edited args holds a bytes, which JSON cannot carry as it was stored"
+    )
+    store = inbox_thread([{"type": "accept"}] * 4)
+    store.checkpoints[1].writes[0] = ("task-h", "__interrupt__", [interrupt(inbox(("refund", {"o": 9})))])
+    assert message_of(store) == (
+        "checkpoint c2: the review request lists 'refund' with args the model turn does not hold"
+    )
+    answer = [{"type": "accept"}, {"type": "accept"}, {"type": "response", "args": "Visa"}, {"type": "ignore"}]
+    entries = mapped(inbox_thread(answer)).provenance["calls_not_run"]
+    assert [(entry["call_id"], entry.get("reviewer_message")) for entry in entries] == [("c-q", "Visa"), ("c-l", None)]
+
+
+def test_an_agent_inbox_reviewing_tasks_own_messages_do_not_hide_the_count() -> None:
+    store = inbox_thread([{"type": "accept"}] * 4)
+    store.checkpoints[1].writes.append(("task-h", "messages", []))
+    assert [g[2] for g in gates(mapped(store))] == [0, 0, 0, 0]
+
+
+def test_every_missing_reviewed_call_is_named() -> None:
+    turn = (CALL, ("call-2", "refund", {"order": "B2"}))
+    store = paused_thread({"decisions": [{"type": "approve"}, {"type": "approve"}]}, [RAN], calls=turn)
+    for checkpoint in store.checkpoints[2:]:
+        checkpoint.messages = [human("m-h")]
+    assert message_of(store) == "reviewed tool call(s) call-1, call-2 are not in the thread's messages"
+
+
+def test_a_message_that_cannot_be_read_is_named_by_where_it_is() -> None:
+    store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN])
+    store.checkpoints[3].messages = [Named("evil", "Thing", {})]
+    assert message_of(store) == "checkpoint c4, message 0 is of type evil.Thing, which this importer does not read"
+    store = per_call_thread([{"type": "approve"}], sibling=False)
+    store.checkpoints.pop()
+    store.checkpoints[1].writes.append(("task-a", "messages", [Named("evil", "Thing", {})]))
+    assert message_of(store) == (
+        "a pending write of task task-a on checkpoint c2, message 0 is of type evil.Thing, which this importer does "
+        "not read"
+    )

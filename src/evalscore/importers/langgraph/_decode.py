@@ -72,7 +72,8 @@ def _unpack(data: bytes, depth: int) -> Any:
         return _extension(code, payload, depth + 1)
 
     try:
-        return msgpack.unpackb(data, raw=False, strict_map_key=False, ext_hook=extension)
+        # strings are UTF-8 text (msgpack's default); keys need not be strings (langgraph writes OPT_NON_STR_KEYS)
+        return msgpack.unpackb(data, strict_map_key=False, ext_hook=extension)
     except StoredValueError:
         raise
     except (ValueError, TypeError, msgpack.UnpackException, RecursionError) as error:

@@ -9,9 +9,13 @@ checkpoint, written by the task that paused:
   not listed. Where an unlisted call has the name and args of a listed one, which of them was
   reviewed cannot be told, and the thread is refused.
 - **per_call**: one ``ToolApprovalRequest`` per gated call, naming its ``tool_call_id``.
+- **agent_inbox**: the older Agent Inbox convention (``HumanInterrupt``, still shipped in
+  langgraph-prebuilt): a list of ``{action_request: {action, args}, config, description}`` without
+  call ids, matched to the turn's calls as the batched shape is.
 
 The answer is the interrupting task's own ``__resume__`` write: the values its ``interrupt()`` calls
-consumed, in order (batched: ``{"decisions": [...]}``, one per listed call; per_call: one decision).
+consumed, in order (batched: ``{"decisions": [...]}``, one per listed call; per_call: one decision;
+agent_inbox: a list of ``HumanResponse``, one per request: accept, edit, response or ignore).
 Any other interrupt value, a decision type not listed in ``DECISIONS``, or an answer that does not
 fit its request refuses the thread: nothing is guessed.
 """
@@ -22,21 +26,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-import orjson
-
 from evalscore.importers.langgraph._decode import Named
 from evalscore.importers.langgraph._messages import CallRequest, Message, plain
 from evalscore.importers.langgraph._store import ThreadValueError, WriteRow
 
 DECISIONS: Final = frozenset({"approve", "edit", "reject", "respond"})
+INBOX_RESPONSES: Final = {"accept": "approve", "edit": "edit", "response": "respond", "ignore": "ignore"}
+"""An Agent Inbox answer and the decision it is: ``ignore`` leaves the call undecided (it did not run)."""
 BATCHED: Final = "batched"
 PER_CALL: Final = "per_call"
+AGENT_INBOX: Final = "agent_inbox"
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
     kind: str
-    """approve, edit, reject or respond."""
+    """approve, edit, reject, respond, or ignore (an Agent Inbox answer that decides nothing)."""
     executed_tool: str | None = None
     """An edit's tool and args: what ran in place of the request."""
     executed_args: Any = None
@@ -97,9 +102,7 @@ def _reviews_of_interrupt(value: Any, answer: Any, task_id: str, turn: Message |
     if isinstance(value, dict) and isinstance(value.get("action_requests"), list):
         return _batched_reviews(value["action_requests"], answer, task_id, turn, where)
     if isinstance(value, list) and value and all(isinstance(item, dict) and "action_request" in item for item in value):
-        raise ThreadValueError(
-            f"{where}: an Agent Inbox interrupt (HumanInterrupt): this importer does not read that shape yet"
-        )
+        return _inbox_reviews(value, answer, task_id, turn, where)
     raise ThreadValueError(
         f"{where}: an interrupt that is not a HumanInTheLoopMiddleware review request; which call it gated, "
         "if any, is not recorded"
@@ -147,6 +150,49 @@ def _match_listed(listed: list[tuple[str, Any, str | None]], calls: Sequence[Cal
     return positions
 
 
+def _inbox_reviews(requests: list[Any], answer: Any, task_id: str, turn: Message | None, where: str) -> list[Review]:
+    if turn is None:
+        raise ThreadValueError(f"{where}: a review request, but the paused state's last message is no model turn")
+    listed = [_inbox_action(request, f"{where}: human interrupt {index}") for index, request in enumerate(requests)]
+    positions = _match_listed(listed, turn.calls, where)
+    decisions: list[Decision | None] = [None] * len(listed)
+    if answer is not None:
+        if not isinstance(answer, list) or len(answer) != len(listed):
+            raise ThreadValueError(
+                f"{where}: the resume answers {_count(answer)} human response(s) to {len(listed)} request(s)"
+            )
+        decisions = [_inbox_decision(item, f"{where}: human response {index}") for index, item in enumerate(answer)]
+    return [
+        Review(turn.calls[position], position, AGENT_INBOX, listed[index][2], task_id, decisions[index])
+        for index, position in enumerate(positions)
+    ]
+
+
+def _inbox_action(request: dict[str, Any], where: str) -> tuple[str, Any, str | None]:
+    action = request.get("action_request")
+    if not (isinstance(action, dict) and isinstance(action.get("action"), str)):
+        raise ThreadValueError(f"{where} names no action")
+    return action["action"], action.get("args"), _description(request)
+
+
+def _inbox_decision(item: Any, where: str) -> Decision:
+    kind = item.get("type") if isinstance(item, dict) else None
+    if kind not in INBOX_RESPONSES:
+        raise ThreadValueError(f"{where}: response type {kind!r} is not one of {', '.join(sorted(INBOX_RESPONSES))}")
+    assert isinstance(item, dict)
+    args = item.get("args")
+    if kind == "edit":
+        if not (isinstance(args, dict) and isinstance(args.get("action"), str) and isinstance(args.get("args"), dict)):
+            raise ThreadValueError(f"{where}: an edit without an edited action (an action and args)")
+        plain(args["args"], f"{where}: the edited args")
+        return Decision("edit", executed_tool=args["action"], executed_args=args["args"])
+    if kind == "response":
+        if not isinstance(args, str):
+            raise ThreadValueError(f"{where}: a response without its text")
+        return Decision("respond", message=args)
+    return Decision(INBOX_RESPONSES[kind])
+
+
 def _per_call_review(value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, where: str) -> Review:
     call_id = value.get("tool_call_id")
     calls = turn.calls if turn is not None else ()
@@ -191,16 +237,26 @@ def _decision(item: Any, where: str) -> Decision:
 
 
 def _same(call: CallRequest, name: Any, args: Any) -> bool:
-    """The same tool and the same args, value for value and type for type (``1``, ``1.0`` and ``true`` differ)."""
-    requested = _canonical(call.args)
-    return call.tool == name and requested is not None and requested == _canonical(args)
-
-
-def _canonical(value: Any) -> bytes | None:
-    try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    except TypeError:  # an object, a key that is not a string: never the same as a call's plain args
-        return None
+    """The same tool and the same args, value for value and type for type (``1``, ``1.0`` and ``true`` differ, and
+    a NaN matches nothing)."""
+    if call.tool != name:
+        return False
+    pairs = [(call.args, args)]
+    while pairs:
+        mine, theirs = pairs.pop()
+        if type(mine) is not type(theirs):
+            return False
+        if isinstance(mine, dict):
+            if mine.keys() != theirs.keys():
+                return False
+            pairs.extend((mine[key], theirs[key]) for key in mine)
+        elif isinstance(mine, list):
+            if len(mine) != len(theirs):
+                return False
+            pairs.extend((mine[index], theirs[index]) for index in range(len(mine)))
+        elif mine != theirs:
+            return False
+    return True
 
 
 def _count(value: Any) -> int:

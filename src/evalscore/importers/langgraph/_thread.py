@@ -9,12 +9,12 @@ The rules (docs/langgraph-import.md gives the LangGraph facts behind each):
 - The **messages** are the latest checkpoint's, then the tool results still pending on it.
 - A **gate** exists only where a review request was recorded (``_pauses``). approve → approved,
   edit → approved (what ran is the edit), reject → denied, respond → answered (the tool did not
-  run), no answer → unresolved (only at the latest checkpoint: a graph that moved past an unanswered
-  interrupt is refused).
+  run), an Agent Inbox ignore → unresolved (nothing decided, nothing ran), no answer → unresolved
+  (only at the latest checkpoint: a graph that moved past an unanswered interrupt is refused).
 - A call **ran** when its tool message is an ordinary result (no HITL marker, status not ``error``)
-  and no decision says it did not. A marker the resume writes contradict, or a result for a call
-  whose decision says it never ran, refuses the thread. Calls are listed in the order their results
-  sit in the messages.
+  and no decision says it did not (an Agent Inbox node writes an ordinary message for every answer).
+  A marker the resume writes contradict, or an ordinary result for a call HumanInTheLoopMiddleware
+  says never ran, refuses the thread. Calls are listed in the order their results sit in the messages.
 - ``task_calls_before`` counts the calls that ran before the pause (their results in the paused
   checkpoint's messages); null when those messages are not a prefix of the final ones, or when a
   task other than the reviewing one wrote messages while the pause was open (a sibling call, or
@@ -35,14 +35,21 @@ from typing import Any, Final
 import orjson
 
 from evalscore.importers.langgraph._messages import CallRequest, Message, read_messages, text_of
-from evalscore.importers.langgraph._pauses import Review, reviews_of
+from evalscore.importers.langgraph._pauses import AGENT_INBOX, Review, reviews_of
 from evalscore.importers.langgraph._store import CheckpointRow, CheckpointStore, ThreadRows, ThreadValueError, WriteRow
 from evalscore.instants import milliseconds_between, parse_instant
 
-RESOLUTIONS: Final = {"approve": "approved", "edit": "approved", "reject": "denied", "respond": "answered"}
+RESOLUTIONS: Final = {
+    "approve": "approved",
+    "edit": "approved",
+    "reject": "denied",
+    "respond": "answered",
+    "ignore": "unresolved",
+}
 NOT_RUN_BY_DECISION: Final = {
     "reject": "rejected by the reviewer",
     "respond": "answered by the reviewer in place of the tool",
+    "ignore": "ignored by the reviewer (Agent Inbox): not run, not decided",
 }
 
 
@@ -58,8 +65,6 @@ class MappedThread:
 
 @dataclass(frozen=True, slots=True)
 class _Pause:
-    index: int
-    """The paused checkpoint's place on the lineage."""
     reviews: list[Review]
     prefix: int | None
     """How many final messages the paused state held (None: its messages are not a prefix of the final ones)."""
@@ -97,7 +102,7 @@ def map_thread(store: CheckpointStore, rows: ThreadRows) -> MappedThread:
         prefix = len(ids) if final_ids[: len(ids)] == ids else None
         bound = None if latest else _bound(instants[index], instants[index + 1])
         writers = frozenset(write.task_id for write in checkpoint_writes if write.channel == "messages")
-        pauses.append(_Pause(index, reviews, prefix, writers, bound))
+        pauses.append(_Pause(reviews, prefix, writers, bound))
     return _mapped(rows, lineage, instants, messages, pauses)
 
 
@@ -188,7 +193,7 @@ def _mapped(
     reviews = {review.call.call_id: review for pause in pauses for review in pause.reviews}
     results: dict[str, tuple[int, Message]] = {}
     for position, message in enumerate(messages):
-        if message.kind != "tool" or message.answers is None:
+        if message.answers is None:  # only a tool message answers a call
             continue
         if message.answers in results:
             raise ThreadValueError(f"tool call {message.answers} has two results")
@@ -202,7 +207,9 @@ def _mapped(
         found = results.get(call.call_id)
         outcome = _outcome(call, review, None if found is None else found[1])
         if isinstance(outcome, str):
-            not_run.append({"call_id": call.call_id, "tool": call.tool, "reason": outcome, "requested_args": call.args})
+            entry = {"call_id": call.call_id, "tool": call.tool, "reason": outcome, "requested_args": call.args}
+            said = None if review is None or review.decision is None else review.decision.message
+            not_run.append(entry if said is None else {**entry, "reviewer_message": said})
             continue
         assert found is not None
         ran[found[0]] = outcome
@@ -253,7 +260,9 @@ def _outcome(call: CallRequest, review: Review | None, result: Message | None) -
             f"but the resume write {said}"
         )
     if kind in NOT_RUN_BY_DECISION:
-        if result is not None and result.marker is None:
+        # An Agent Inbox node writes an ordinary tool message for every answer: only the resume value says
+        # that a response or an ignore never ran the tool. HumanInTheLoopMiddleware marks the messages it writes.
+        if result is not None and result.marker is None and review is not None and review.shape != AGENT_INBOX:
             raise ThreadValueError(
                 f"tool call {call.call_id} was decided {kind}, yet it has an ordinary result: it may have run"
             )
@@ -285,7 +294,7 @@ def _gate(review: Review, pause: _Pause, positions: list[int]) -> dict[str, Any]
         "opened_at": None,
         "resolved_at": None,
         "decision_latency_ms": None,
-        "decision_latency_upper_bound_ms": None if decision is None else pause.bound_ms,
+        "decision_latency_upper_bound_ms": None if resolution == "unresolved" else pause.bound_ms,
         "overseers": [],
         "approval_chain": [],
     }
@@ -299,7 +308,5 @@ def _final_output(messages: Sequence[Message]) -> str:
 
 
 def _canonical(value: Any) -> str:
-    try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
-    except TypeError:
-        return repr(value)
+    """A call's args as one line of JSON, keys sorted (plain data: ``read_messages`` refused anything else)."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
