@@ -26,7 +26,7 @@ def test_every_thread_becomes_one_valid_run_line_and_score_counts_the_gates(
     code, _, err = invoke(langgraph_store, "-o", out)
     assert code == 0, err
     lines = out.read_text().splitlines()
-    assert len(lines) == 9
+    assert len(lines) == 10
     assert [json.loads(line)["task_results"][0]["task_id"] for line in lines][:2] == ["agent-inbox", "approve"]
     assert "15 gate event(s) (2 answered, 8 approved, 3 denied, 2 unresolved), 13 with an upper bound" in err
     validated = CliRunner().invoke(main, ["validate", str(out)])

@@ -66,6 +66,8 @@ class Checkpoint:
     """(task id, channel, value), in order."""
     ts: Any = None
     """A ts to store instead of the one ``ms`` gives."""
+    resumed: Any = None
+    """``versions_seen["__interrupt__"]``: what langgraph writes when a run resumes the graph."""
 
 
 def ts_at(ms: float) -> str:
@@ -86,7 +88,7 @@ class FakeStore:
         assert thread_id == self.thread_id, "the state of another thread was asked for"
         self.reads += 1
         found = next(c for c in self.checkpoints if c.checkpoint_id == checkpoint_id)
-        return SavedState(found.ts if found.ts is not None else ts_at(found.ms), found.messages)
+        return SavedState(found.ts if found.ts is not None else ts_at(found.ms), found.messages, found.resumed)
 
     def rows(self, thread_id: str = "t", subgraph: int = 0) -> ThreadRows:
         self.thread_id = thread_id

@@ -108,9 +108,18 @@ def inbox_agent(turns: Sequence[AIMessage], saver: Any) -> Any:
 
 
 def run_thread(saver: Any, thread: Thread) -> None:
+    if thread.mode == "static":  # interrupt_before the tools node: a pause with no request and no decision
+        paused = create_agent(
+            ScriptedModel(messages=iter(thread.turns)), tools=[refund], checkpointer=saver, interrupt_before=["tools"]
+        )
+        config: Any = {"configurable": {"thread_id": thread.thread_id}}
+        paused.invoke({"messages": [{"role": "user", "content": "please help"}]}, config)
+        for _ in thread.answers:
+            paused.invoke(None, config)
+        return
     if thread.mode == "agent_inbox":
         inbox = inbox_agent(thread.turns, saver)
-        config: Any = {"configurable": {"thread_id": thread.thread_id}}
+        config = {"configurable": {"thread_id": thread.thread_id}}
         inbox.invoke({"messages": [{"role": "user", "content": "please help"}]}, config)
         for answer in thread.answers:
             inbox.invoke(Command(resume=answer), config)
@@ -190,6 +199,7 @@ THREADS: tuple[Thread, ...] = (
         ],
         mode="agent_inbox",
     ),
+    Thread("static-breakpoint", [calls(REFUND_A), DONE], [None], mode="static"),
 )
 
 

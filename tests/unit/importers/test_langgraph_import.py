@@ -18,7 +18,10 @@ from evalscore.importers.langgraph import import_langgraph_store
 from evalscore.importers.shared.errors import UnmappableSourceError, UnreadableSourceError
 from evalscore.models import Run
 
-THREAD_IDS = ["agent-inbox", "approve", "batch", "edit", "pending", "per-call", "reject", "respond", "two-rounds"]
+THREAD_IDS = [
+    "agent-inbox", "approve", "batch", "edit", "pending", "per-call", "reject", "respond", "static-breakpoint",
+    "two-rounds",
+]  # fmt: skip
 
 
 def runs_of(store: Path, *threads: str) -> dict[str, Run]:
@@ -119,6 +122,17 @@ def test_the_per_call_shape_is_read_and_its_order_against_sibling_calls_is_not_i
     assert calls_of(run) == [("refund", {"order": "A1", "amount": 5}), ("lookup", {"order": "A1"})]
 
 
+def test_a_static_breakpoint_is_no_gate_and_its_resume_is_counted(runs: dict[str, Run]) -> None:
+    run = runs["static-breakpoint"]
+    assert gates_of(run) == []
+    assert calls_of(run) == [("refund", {"order": "A1", "amount": 5})]  # it ran, and nothing records a review
+    assert run.adapter.config["resumes_without_a_recorded_review"] == 1
+    others = [
+        r.adapter.config["resumes_without_a_recorded_review"] for t, r in runs.items() if t != "static-breakpoint"
+    ]
+    assert others == [0] * 9
+
+
 def test_the_agent_inbox_shape_accept_edit_response_and_ignore(runs: dict[str, Run]) -> None:
     run = runs["agent-inbox"]
     assert gates_of(run) == [
@@ -177,7 +191,7 @@ def test_the_bound_is_the_next_checkpoints_ts_minus_the_paused_ones(langgraph_st
 
 def test_the_store_is_unchanged_by_an_import(langgraph_store: Path) -> None:
     before = hashlib.sha256(langgraph_store.read_bytes()).hexdigest()
-    assert len(runs_of(langgraph_store)) == 9
+    assert len(runs_of(langgraph_store)) == 10
     assert hashlib.sha256(langgraph_store.read_bytes()).hexdigest() == before
 
 

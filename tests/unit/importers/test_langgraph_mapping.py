@@ -913,3 +913,29 @@ def test_a_message_that_cannot_be_read_is_named_by_where_it_is() -> None:
         "a pending write of task task-a on checkpoint c2, message 0 is of type evil.Thing, which this importer does "
         "not read"
     )
+
+
+def test_a_resume_past_a_pause_without_a_review_is_counted_and_is_no_gate() -> None:
+    steps = [human("m-h"), ai("m-ai", CALL)]
+    store = FakeStore(
+        chain(
+            Checkpoint("c1", 0, steps[:1]),
+            Checkpoint("c2", 5, steps),  # paused here by interrupt_before: nothing is written for it
+            Checkpoint("c3", 9, [*steps, RAN], resumed={"messages": "v2"}),
+            Checkpoint("c4", 12, [*steps, RAN, ai("m-end", content="done")], resumed={"messages": "v2"}),
+            Checkpoint("c5", 20, [*steps, RAN, ai("m-end", content="done")], resumed={"messages": "v4"}),
+        )
+    )
+    thread = mapped(store)
+    assert thread.step["gate_events"] == []
+    assert calls(thread) == [("refund", {"order": "A1"}, "refunded A1")]
+    assert thread.provenance["resumes_without_a_recorded_review"] == 2
+
+
+def test_a_resume_of_a_recorded_review_is_not_counted_as_one_without() -> None:
+    store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN])
+    store.checkpoints[2].resumed = {"messages": "v1"}
+    store.checkpoints[3].resumed = {"messages": "v1"}
+    assert mapped(store).provenance["resumes_without_a_recorded_review"] == 0
+    store.checkpoints[0].resumed = {"messages": "v0"}  # the first checkpoint has nothing before it to resume
+    assert mapped(store).provenance["resumes_without_a_recorded_review"] == 0

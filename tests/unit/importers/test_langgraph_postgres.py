@@ -32,7 +32,7 @@ def test_the_same_runs_kept_by_both_savers_give_the_same_runs(
 ) -> None:
     from_sqlite = dumped(import_langgraph_store(str(langgraph_store)))
     from_postgres = dumped(import_langgraph_store(langgraph_postgres_store))
-    assert len(from_sqlite) == 9
+    assert len(from_sqlite) == 10
     assert from_postgres == from_sqlite
 
 
@@ -66,7 +66,7 @@ def snapshot(url: str) -> str:
 
 def test_the_store_is_unchanged_rows_and_schema(langgraph_postgres_store: str) -> None:
     before = snapshot(langgraph_postgres_store)
-    assert len(list(import_langgraph_store(langgraph_postgres_store))) == 9
+    assert len(list(import_langgraph_store(langgraph_postgres_store))) == 10
     assert snapshot(langgraph_postgres_store) == before
 
 

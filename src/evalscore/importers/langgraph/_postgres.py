@@ -26,6 +26,7 @@ from evalscore.importers.langgraph._store import (
     ThreadRows,
     ThreadValueError,
     WriteRow,
+    resume_marker,
 )
 from evalscore.inputs import strict_json
 
@@ -126,7 +127,8 @@ class PostgresStore:
         version = versions.get("messages") if isinstance(versions, dict) else None
         if version is None:
             inline = checkpoint.get("channel_values")
-            return SavedState(checkpoint.get("ts"), inline.get("messages") if isinstance(inline, dict) else None)
+            messages = inline.get("messages") if isinstance(inline, dict) else None
+            return SavedState(checkpoint.get("ts"), messages, resume_marker(checkpoint))
         blobs = self._query(
             "SELECT type, octet_length(blob), CASE WHEN octet_length(blob) <= %s THEN blob END "
             "FROM checkpoint_blobs "
@@ -138,9 +140,10 @@ class PostgresStore:
             raise ThreadValueError(missing)
         kind, size, blob = blobs[0]
         if kind == "empty":
-            return SavedState(checkpoint.get("ts"), None)
+            return SavedState(checkpoint.get("ts"), None, resume_marker(checkpoint))
         self._refuse_large(size, f"the messages of checkpoint {checkpoint_id}")
-        return SavedState(checkpoint.get("ts"), self._decode(kind, blob, f"the messages of checkpoint {checkpoint_id}"))
+        messages = self._decode(kind, blob, f"the messages of checkpoint {checkpoint_id}")
+        return SavedState(checkpoint.get("ts"), messages, resume_marker(checkpoint))
 
     def _write_row(self, *row: Any) -> WriteRow:
         checkpoint_id, task_id, task_path, index, channel, kind, size, blob = row

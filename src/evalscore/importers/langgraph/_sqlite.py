@@ -21,6 +21,7 @@ from evalscore.importers.langgraph._store import (
     ThreadRows,
     ThreadValueError,
     WriteRow,
+    resume_marker,
 )
 from evalscore.inputs import strict_json
 
@@ -91,7 +92,7 @@ class SqliteStore:
             raise ThreadValueError(f"checkpoint {checkpoint_id} is not a map")
         channels = state.get("channel_values")
         messages = channels.get("messages") if isinstance(channels, dict) else None
-        return SavedState(state.get("ts"), messages)
+        return SavedState(state.get("ts"), messages, resume_marker(state))
 
     def _metadata(self, raw: Any) -> dict[str, Any]:
         if raw is None:

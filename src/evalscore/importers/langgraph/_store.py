@@ -30,6 +30,15 @@ class SavedState:
     """The checkpoint's ``ts`` as stored (a string when langgraph wrote it)."""
     messages: Any
     """The ``messages`` channel's value (a list when langgraph wrote it), None when the checkpoint has none."""
+    resumed_at: Any = None
+    """``versions_seen["__interrupt__"]``: the channel versions langgraph records each time a run resumes a
+    paused graph (with ``invoke(None)`` or a ``Command``); it changes on the first checkpoint after a resume."""
+
+
+def resume_marker(checkpoint: Any) -> Any:
+    """``versions_seen["__interrupt__"]`` of a decoded checkpoint, None when it has none."""
+    seen = checkpoint.get("versions_seen") if isinstance(checkpoint, dict) else None
+    return seen.get("__interrupt__") if isinstance(seen, dict) else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,10 @@ The rules (docs/langgraph-import.md gives the LangGraph facts behind each):
   checkpoint's messages); null when those messages are not a prefix of the final ones, or when a
   task other than the reviewing one wrote messages while the pause was open (a sibling call, or
   another per-call review's approved call: which came first is not recorded).
+- A run resumed past a pause where no review request was recorded (a static breakpoint,
+  ``interrupt_before``/``interrupt_after``, resumed with ``invoke(None)``) is no gate: such resumes are
+  counted in ``resumes_without_a_recorded_review`` (langgraph records every resume in the next
+  checkpoint's ``versions_seen["__interrupt__"]``). A pause with no recorded decision is not an approval.
 - Time: ``decision_latency_upper_bound_ms`` is the next checkpoint's ``ts`` minus the paused one's;
   ``opened_at``, ``resolved_at``, ``decision_latency_ms`` stay null, ``overseers`` and
   ``approval_chain`` empty.
@@ -80,9 +84,14 @@ def map_thread(store: CheckpointStore, rows: ThreadRows) -> MappedThread:
     children = Counter(row.parent_id for row in rows.checkpoints if row.parent_id is not None)
     instants: list[tuple[datetime, str]] = []
     kept: dict[str, list[Message]] = {}  # the messages of the paused and the latest checkpoints only
+    unreviewed_resumes = 0
+    marker = None
     for index, row in enumerate(lineage):
         state = store.saved_state(rows.thread_id, row.checkpoint_id)
         instants.append(_instant(state.ts, row))
+        if index and state.resumed_at is not None and state.resumed_at != marker:
+            unreviewed_resumes += lineage[index - 1].checkpoint_id not in paused_ids
+        marker = state.resumed_at
         if row.checkpoint_id in paused_ids or index == len(lineage) - 1:
             kept[row.checkpoint_id] = read_messages(state.messages, f"checkpoint {row.checkpoint_id}")
     latest_id = lineage[-1].checkpoint_id
@@ -103,7 +112,9 @@ def map_thread(store: CheckpointStore, rows: ThreadRows) -> MappedThread:
         bound = None if latest else _bound(instants[index], instants[index + 1])
         writers = frozenset(write.task_id for write in checkpoint_writes if write.channel == "messages")
         pauses.append(_Pause(reviews, prefix, writers, bound))
-    return _mapped(rows, lineage, instants, messages, pauses)
+    mapped = _mapped(rows, lineage, instants, messages, pauses)
+    mapped.provenance["resumes_without_a_recorded_review"] = unreviewed_resumes
+    return mapped
 
 
 def _lineage(rows: ThreadRows) -> list[CheckpointRow]:
