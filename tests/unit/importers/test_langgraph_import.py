@@ -349,3 +349,36 @@ def test_a_store_of_another_program_is_unreadable(tmp_path: Path) -> None:
 def test_a_value_larger_than_the_bound_refuses_its_thread(langgraph_store: Path) -> None:
     with pytest.raises(UnmappableSourceError, match="larger than 100 bytes"):
         list(import_langgraph_store(str(langgraph_store), threads=("approve",), max_value_bytes=100))
+
+
+@pytest.mark.parametrize(
+    ("statement", "reason"),
+    [
+        ("UPDATE checkpoints SET metadata = 1.5 WHERE thread_id = 'approve'", "metadata is stored as float"),
+        ("UPDATE checkpoints SET metadata = -3 WHERE thread_id = 'approve'", "metadata is stored as int"),
+        ("UPDATE checkpoints SET checkpoint = 10000000000 WHERE thread_id = 'approve'", "stored as int"),
+        ("UPDATE writes SET value = 2.5 WHERE thread_id = 'approve' AND channel = '__resume__'", "stored as float"),
+        (
+            "UPDATE writes SET idx = 'abc' WHERE rowid = (SELECT min(rowid) FROM writes WHERE thread_id = 'approve')",
+            "index is str, not an integer",
+        ),
+        ("UPDATE writes SET channel = CAST(channel AS BLOB) WHERE thread_id = 'approve'", "channel is stored as bytes"),
+        ("UPDATE writes SET task_id = CAST(task_id AS BLOB) WHERE thread_id = 'approve'", "task id is stored as bytes"),
+        (
+            "UPDATE writes SET type = X'07' WHERE thread_id = 'approve' AND channel = '__resume__'",
+            "stored as bytes, not text",
+        ),
+        (
+            "UPDATE checkpoints SET checkpoint_id = CAST(checkpoint_id AS BLOB) WHERE thread_id = 'approve'",
+            "checkpoint id is stored as bytes",
+        ),
+    ],
+)
+def test_a_column_of_the_wrong_type_refuses_the_thread_without_a_crash(
+    langgraph_store: Path, tmp_path: Path, statement: str, reason: str
+) -> None:
+    store = copy_of(langgraph_store, tmp_path)
+    with sqlite3.connect(store) as db:
+        assert db.execute(statement).rowcount >= 1
+    with pytest.raises(UnmappableSourceError, match=reason):
+        list(import_langgraph_store(str(store), threads=("approve",)))

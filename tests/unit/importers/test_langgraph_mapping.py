@@ -405,7 +405,10 @@ def test_a_per_call_answer_while_another_call_still_waits_has_no_bound() -> None
     # c-a's own result came after its decision (0 before it); it ran while c-b's review was open (order unknown)
     assert gates(thread) == [("approved", "refund", 0, None), ("unresolved", "refund", None, None)]
     assert calls(thread) == [("refund", {"o": 1}, "done")]
-    assert not_run(thread) == [("c-l", "no result recorded"), ("c-b", "awaiting review: the thread ends paused")]
+    assert not_run(thread) == [
+        ("c-l", "no result recorded (whether the tool's body ran is not recorded)"),
+        ("c-b", "awaiting review: the thread ends paused"),
+    ]
 
 
 # --- results against decisions ------------------------------------------------------------------------
@@ -458,21 +461,24 @@ def test_an_error_result_or_none_is_a_call_that_did_not_run() -> None:
     ]
     assert gates(thread)[0][0] == "approved"
     missing = mapped(paused_thread({"decisions": [{"type": "approve"}]}, []))
-    assert not_run(missing) == [("call-1", "no result recorded")]
+    assert not_run(missing) == [("call-1", "no result recorded (whether the tool's body ran is not recorded)")]
 
 
 def test_two_results_for_one_call_refuse() -> None:
     refused(paused_thread({"decisions": [{"type": "approve"}]}, [RAN, tool("m-t2", "call-1", "again")]), "two results")
 
 
-def test_a_reviewed_call_missing_from_the_final_messages_refuses() -> None:
+def test_messages_removed_from_the_state_refuse_the_thread() -> None:
     store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN])
     for checkpoint in store.checkpoints[2:]:
         checkpoint.messages = [human("m-h"), ai("m-end", content="done")]
-    refused(store, "reviewed tool call.s. call-1 are not in the thread's messages")
-
-
-# --- lineage, forks, time -----------------------------------------------------------------------------
+    assert message_of(store) == (
+        "checkpoint c3 no longer holds messages its parent held (summarized or removed): calls that ran may be "
+        "missing from the latest messages"
+    )
+    store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN])
+    store.checkpoints[3].messages = [ai("m-ai", CALL), human("m-h"), RAN]  # reordered
+    refused(store, "checkpoint c4 no longer holds")
 
 
 def test_calls_before_a_pause_are_those_whose_results_the_paused_state_holds() -> None:
@@ -490,9 +496,9 @@ def test_calls_before_a_pause_are_those_whose_results_the_paused_state_holds() -
     thread = mapped(store)
     assert gates(thread) == [("approved", "refund", 1, 4.0)]
     assert [c[0] for c in calls(thread)] == ["lookup", "refund"]
-    # the paused state's messages are not a prefix of the final ones: the count is not derived
+    # a history rewritten after the pause is refused, not counted
     store.checkpoints[2].messages = [human("m-other"), *base[1:], RAN]
-    assert gates(mapped(store))[0][2] is None
+    refused(store, "checkpoint c3 no longer holds messages its parent held")
 
 
 def test_the_lineage_ends_at_the_largest_id_and_other_branches_are_counted_not_read() -> None:
@@ -554,20 +560,15 @@ def test_each_lineage_state_is_read_once() -> None:
 
 
 def test_models_are_listed_once_each_in_order() -> None:
-    store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN])
-    store.checkpoints[3].messages = [
-        ai("a", model="m-2"),
-        ai("b", model="m-1"),
-        ai("c", model="m-2"),
-        ai("d", CALL),
-        RAN,
-    ]
-    for checkpoint in store.checkpoints[1:3]:
-        checkpoint.messages = [ai("d", CALL)]
+    turn = [ai("a", model="m-2"), ai("b", model="m-1"), ai("c", model="m-2"), ai("d", CALL)]
+    writes = [("task-h", "__interrupt__", [interrupt(request(("refund", {"order": "A1"})))]),
+              ("task-h", "__resume__", [{"decisions": [{"type": "approve"}]}])]  # fmt: skip
+    store = FakeStore(
+        chain(
+            Checkpoint("c1", 0, turn[:1]), Checkpoint("c2", 5, turn, writes=writes), Checkpoint("c3", 9, [*turn, RAN])
+        )
+    )
     assert mapped(store).models == ("m-2", "m-1")
-
-
-# --- the Agent Inbox shape ----------------------------------------------------------------------------
 
 
 def inbox(*actions: tuple[str, Any]) -> list[dict[str, Any]]:
@@ -865,9 +866,11 @@ def test_lineage_and_fork_refusals_say_what() -> None:
         "the graph moved past checkpoint c2 with no recorded answer to the review of tool call(s) call-1, call-2"
     )
     store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN])
-    for checkpoint in store.checkpoints[2:]:
-        checkpoint.messages = [human("m-h")]
-    assert message_of(store) == "reviewed tool call(s) call-1 are not in the thread's messages"
+    store.checkpoints[3].messages = [human("m-h"), ai("m-ai", ("call-1", "refund", {"order": "A2"})), RAN]
+    assert message_of(store) == (
+        "tool call call-1 was changed after its review (another tool or other args in the latest messages): what "
+        "ran cannot be told from what was reviewed"
+    )
     store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN])
     store.checkpoints[3].ts = "2026-03-01T08:00:00+00:00"
     assert message_of(store) == "the thread's latest checkpoint has a ts earlier than its first: no latency"
@@ -892,14 +895,6 @@ def test_an_agent_inbox_reviewing_tasks_own_messages_do_not_hide_the_count() -> 
     store = inbox_thread([{"type": "accept"}] * 4)
     store.checkpoints[1].writes.append(("task-h", "messages", []))
     assert [g[2] for g in gates(mapped(store))] == [0, 0, 0, 0]
-
-
-def test_every_missing_reviewed_call_is_named() -> None:
-    turn = (CALL, ("call-2", "refund", {"order": "B2"}))
-    store = paused_thread({"decisions": [{"type": "approve"}, {"type": "approve"}]}, [RAN], calls=turn)
-    for checkpoint in store.checkpoints[2:]:
-        checkpoint.messages = [human("m-h")]
-    assert message_of(store) == "reviewed tool call(s) call-1, call-2 are not in the thread's messages"
 
 
 def test_a_message_that_cannot_be_read_is_named_by_where_it_is() -> None:
@@ -939,3 +934,78 @@ def test_a_resume_of_a_recorded_review_is_not_counted_as_one_without() -> None:
     assert mapped(store).provenance["resumes_without_a_recorded_review"] == 0
     store.checkpoints[0].resumed = {"messages": "v0"}  # the first checkpoint has nothing before it to resume
     assert mapped(store).provenance["resumes_without_a_recorded_review"] == 0
+
+
+# --- what a reviewer of the importer found (hostile values, decisions never applied) ---------------------
+
+
+@pytest.mark.parametrize("kind", [["approve"], {"approve": 1}])
+def test_a_decision_type_that_is_not_text_refuses(kind: Any) -> None:
+    refused(paused_thread({"decisions": [{"type": kind}]}, [RAN]), "decision type .* is not one of")
+    answer = [{"type": kind}] + [{"type": "accept"}] * 3
+    refused(inbox_thread(answer), "response type .* is not one of")
+
+
+def test_a_msgpack_timestamp_or_too_deep_args_are_refused() -> None:
+    stamp = decode_stored("msgpack", msgpack.packb(msgpack.Timestamp(5)))
+    with pytest.raises(ThreadValueError, match="holds a Timestamp, which JSON cannot carry"):
+        read_messages([ai("a", ("c", "r", {"when": stamp}))], "cp")
+    deep: Any = 1
+    for _ in range(101):
+        deep = [deep]
+    with pytest.raises(ThreadValueError, match="cp, message 0: tool call c args nests deeper than 100"):
+        read_messages([ai("a", ("c", "r", {"x": deep}))], "cp")
+    deep = deep[0]  # 100 arrays inside the args map: 101 levels from the args, at the bound
+    assert len(read_messages([ai("a", ("c", "r", deep))], "cp")) == 1
+
+
+def test_a_decision_its_review_config_does_not_allow_was_never_applied_and_refuses() -> None:
+    value = request(("refund", {"order": "A1"}))
+    value["review_configs"] = [{"action_name": "refund", "allowed_decisions": ["reject", "respond"]}]
+    store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN], value=value)
+    assert message_of(store) == (
+        "checkpoint c2: the approve decision on 'refund' is not one its review config allows (reject, respond): "
+        "the middleware refuses it, so it was not applied"
+    )
+    value["review_configs"] = [{"action_name": "lookup", "allowed_decisions": []}, {"action_name": "refund",
+                               "allowed_decisions": ["approve"]}, "junk"]  # fmt: skip
+    assert gates(mapped(paused_thread({"decisions": [{"type": "approve"}]}, [RAN], value=value)))[0][0] == "approved"
+    value["review_configs"] = [{"action_name": "refund", "allowed_decisions": ["approve"]},
+                               {"action_name": "refund", "allowed_decisions": []}]  # fmt: skip
+    assert gates(mapped(paused_thread({"decisions": [{"type": "approve"}]}, [RAN], value=value)))[0][0] == "approved"
+
+
+def test_a_reviewing_task_that_failed_after_its_resume_refuses() -> None:
+    store = paused_thread({"decisions": [{"type": "approve"}]}, [RAN])
+    store.checkpoints[1].writes.append(("task-other", "__error__", None))
+    assert gates(mapped(store))[0][0] == "approved"
+    store.checkpoints[1].writes.append(("task-h", "__error__", None))
+    assert message_of(store) == (
+        "checkpoint c2: task task-h failed after it was resumed (an __error__ write): whether its answer was "
+        "applied is not recorded"
+    )
+    unanswered = paused_thread(None, [], resumed=False)
+    unanswered.checkpoints[1].writes.append(("task-h", "__error__", None))
+    assert gates(mapped(unanswered))[0][0] == "unresolved"
+
+
+def test_a_time_travel_replay_is_not_counted_as_a_resume_without_review() -> None:
+    steps = [human("m-h"), ai("m-ai", CALL)]
+    store = FakeStore(
+        chain(
+            Checkpoint("c1", 0, steps[:1]),
+            Checkpoint("c2", 5, steps),
+            Checkpoint("c3", 9, steps, source="fork", resumed={"messages": "v2"}),
+            Checkpoint("c4", 12, [*steps, RAN], resumed={"messages": "v2"}),
+        )
+    )
+    assert mapped(store).provenance["resumes_without_a_recorded_review"] == 0
+
+
+def test_nested_maps_are_allowed_to_the_bound_and_refused_past_it() -> None:
+    deep: Any = 1
+    for _ in range(100):
+        deep = {"a": deep}
+    assert len(read_messages([ai("a", ("c", "r", deep))], "cp")) == 1
+    with pytest.raises(ThreadValueError, match="nests deeper than 100"):
+        read_messages([ai("a", ("c", "r", {"a": deep}))], "cp")

@@ -126,6 +126,13 @@ def test_signals_never_change_the_exit_code() -> None:
     assert report.decision.exit_code == 0
 
 
+def test_an_approval_proven_fast_by_its_bound_reaches_the_report() -> None:
+    bounded = step_result(1, [REFUND], events=[approval(before=0, decision_latency_upper_bound_ms=5)])
+    report = score([SourcedRun("a.json", run({"t1": [bounded]}))], [GATED])
+    assert (report.signals.fast_approvals, report.signals.fast_approvals_by_bound) == (1, 1)
+    assert report.signals.latency_unavailable == 0
+
+
 def test_reviews_feed_golden_dimension_and_prefilled_rates() -> None:
     steps = [
         step_result(1, [REFUND], events=[approval()], score=review(1, golden=3, pre_filled=True, calibration=2)),

@@ -21,6 +21,8 @@ MESSAGE_CLASSES: Final = {
     ("langchain_core.messages.system", "SystemMessage"): "system",
     ("langchain_core.messages.chat", "ChatMessage"): "chat",
 }
+MAX_PLAIN_DEPTH: Final = 100
+"""Deeper than this, a value carried into a Run could not be written within evalscore's own nesting limit."""
 HITL_MARKER: Final = "hitl_interrupt_decision"
 """``additional_kwargs["lc_source"]`` of the message HumanInTheLoopMiddleware writes in place of a tool's result."""
 
@@ -101,18 +103,21 @@ def _calls(value: Any, where: str) -> tuple[CallRequest, ...]:
 
 
 def plain(value: Any, where: str) -> None:
-    """Refuse a value holding an object (a ``Named``) or bytes: JSON cannot carry it as it was."""
-    stack = [value]
+    """Refuse a value that is not plain JSON data (null, booleans, numbers, text, arrays, maps with text keys) or
+    that nests deeper than ``MAX_PLAIN_DEPTH``: an object (a ``Named``, msgpack's Timestamp), bytes."""
+    stack = [(value, 0)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
+        if depth > MAX_PLAIN_DEPTH:
+            raise ThreadValueError(f"{where} nests deeper than {MAX_PLAIN_DEPTH} arrays and maps")
         if isinstance(item, dict):
             for key in item:
                 if not isinstance(key, str):
                     raise ThreadValueError(f"{where} has a map key that is not a string ({_type_name(key)})")
-            stack.extend(item.values())
+            stack.extend((child, depth + 1) for child in item.values())
         elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, Named | DeltaSnapshot | bytes):
+            stack.extend((child, depth + 1) for child in item)
+        elif not (item is None or isinstance(item, bool | int | float | str)):
             raise ThreadValueError(f"{where} holds {_type_name(item)}, which JSON cannot carry as it was stored")
 
 

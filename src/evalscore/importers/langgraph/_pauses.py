@@ -68,11 +68,17 @@ def reviews_of(checkpoint_id: str, writes: Sequence[WriteRow], turn: Message | N
     if not interrupts:
         return []
     resumes: dict[str, Any] = {write.task_id: write.value for write in writes if write.channel == "__resume__"}
+    failed = {write.task_id for write in writes if write.channel == "__error__"}
     reviews: list[Review] = []
     where = f"checkpoint {checkpoint_id}"
     for write in interrupts:
         values = _interrupt_values(write, where)
         answers = resumes.get(write.task_id)
+        if answers is not None and write.task_id in failed:
+            raise ThreadValueError(
+                f"{where}: task {write.task_id} failed after it was resumed (an __error__ write): whether its "
+                "answer was applied is not recorded"
+            )
         if answers is not None and not (isinstance(answers, list) and len(answers) == len(values)):
             raise ThreadValueError(
                 f"{where}: task {write.task_id} consumed resume values that do not pair one to one with its "
@@ -100,7 +106,7 @@ def _reviews_of_interrupt(value: Any, answer: Any, task_id: str, turn: Message |
     if isinstance(value, dict) and value.get("type") == "tool_approval":
         return [_per_call_review(value, answer, task_id, turn, where)]
     if isinstance(value, dict) and isinstance(value.get("action_requests"), list):
-        return _batched_reviews(value["action_requests"], answer, task_id, turn, where)
+        return _batched_reviews(value, answer, task_id, turn, where)
     if isinstance(value, list) and value and all(isinstance(item, dict) and "action_request" in item for item in value):
         return _inbox_reviews(value, answer, task_id, turn, where)
     raise ThreadValueError(
@@ -109,9 +115,12 @@ def _reviews_of_interrupt(value: Any, answer: Any, task_id: str, turn: Message |
     )
 
 
-def _batched_reviews(requests: list[Any], answer: Any, task_id: str, turn: Message | None, where: str) -> list[Review]:
+def _batched_reviews(
+    value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, where: str
+) -> list[Review]:
     if turn is None:
         raise ThreadValueError(f"{where}: a review request, but the paused state's last message is no model turn")
+    requests = value["action_requests"]
     listed = [_action(request, f"{where}: action request {index}") for index, request in enumerate(requests)]
     positions = _match_listed(listed, turn.calls, where)
     decisions: list[Decision | None] = [None] * len(listed)
@@ -121,11 +130,32 @@ def _batched_reviews(requests: list[Any], answer: Any, task_id: str, turn: Messa
             raise ThreadValueError(
                 f"{where}: the resume answers {_count(given)} decision(s) to a request for {len(listed)}"
             )
-        decisions = [_decision(item, f"{where}: decision {index}") for index, item in enumerate(given)]
+        given_decisions = [_decision(item, f"{where}: decision {index}") for index, item in enumerate(given)]
+        _refuse_disallowed(listed, given_decisions, value.get("review_configs"), where)
+        decisions = list(given_decisions)
     return [
         Review(turn.calls[position], position, BATCHED, listed[index][2], task_id, decisions[index])
         for index, position in enumerate(positions)
     ]
+
+
+def _refuse_disallowed(
+    listed: list[tuple[str, Any, str | None]], decisions: list[Decision], configs: Any, where: str
+) -> None:
+    """A decision its tool's review config does not allow: HumanInTheLoopMiddleware raises on it, and nothing
+    is applied (the resume write stays, answering nothing)."""
+    allowed: dict[str, Any] = {}
+    for config in configs if isinstance(configs, list) else ():
+        if isinstance(config, dict) and isinstance(config.get("action_name"), str):
+            allowed.setdefault(config["action_name"], config.get("allowed_decisions"))
+    for index, decision in enumerate(decisions):  # one per listed call (checked by the caller)
+        name = listed[index][0]
+        permitted = allowed.get(name)
+        if isinstance(permitted, list) and decision.kind not in permitted:
+            raise ThreadValueError(
+                f"{where}: the {decision.kind} decision on {name!r} is not one its review config allows "
+                f"({', '.join(map(str, permitted))}): the middleware refuses it, so it was not applied"
+            )
 
 
 def _match_listed(listed: list[tuple[str, Any, str | None]], calls: Sequence[CallRequest], where: str) -> list[int]:
@@ -177,7 +207,7 @@ def _inbox_action(request: dict[str, Any], where: str) -> tuple[str, Any, str | 
 
 def _inbox_decision(item: Any, where: str) -> Decision:
     kind = item.get("type") if isinstance(item, dict) else None
-    if kind not in INBOX_RESPONSES:
+    if not isinstance(kind, str) or kind not in INBOX_RESPONSES:
         raise ThreadValueError(f"{where}: response type {kind!r} is not one of {', '.join(sorted(INBOX_RESPONSES))}")
     assert isinstance(item, dict)
     args = item.get("args")
@@ -219,7 +249,7 @@ def _description(request: dict[str, Any]) -> str | None:
 
 def _decision(item: Any, where: str) -> Decision:
     kind = item.get("type") if isinstance(item, dict) else None
-    if kind not in DECISIONS:
+    if not isinstance(kind, str) or kind not in DECISIONS:
         raise ThreadValueError(f"{where}: decision type {kind!r} is not one of {', '.join(sorted(DECISIONS))}")
     assert isinstance(item, dict)
     message = item.get("message")
@@ -234,6 +264,11 @@ def _decision(item: Any, where: str) -> Decision:
         raise ThreadValueError(f"{where}: an edit without an edited action (a tool name and args)")
     plain(action["args"], f"{where}: the edited args")
     return Decision("edit", executed_tool=action["name"], executed_args=action["args"])
+
+
+def same_call(one: CallRequest, other: CallRequest) -> bool:
+    """The same call id, tool and args (``_same``)."""
+    return one.call_id == other.call_id and _same(one, other.tool, other.args)
 
 
 def _same(call: CallRequest, name: Any, args: Any) -> bool:

@@ -72,7 +72,8 @@ class SqliteStore:
             if namespace != ROOT_NAMESPACE:
                 subgraph += 1
                 continue
-            checkpoints.append(CheckpointRow(str(checkpoint_id), _text_or_none(parent_id), self._metadata(metadata)))
+            parent = None if parent_id is None else _text(parent_id, "a checkpoint's parent id")
+            checkpoints.append(CheckpointRow(_text(checkpoint_id, "a checkpoint id"), parent, self._metadata(metadata)))
         rows = self._query(
             "SELECT checkpoint_id, task_id, task_path, idx, channel, type, value FROM writes "
             "WHERE thread_id = ? AND checkpoint_ns = ? ORDER BY checkpoint_id, task_path, task_id, idx",
@@ -86,6 +87,8 @@ class SqliteStore:
             "SELECT type, checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
             (thread_id, ROOT_NAMESPACE, checkpoint_id),
         )
+        if len(rows) != 1:
+            raise ThreadValueError(f"checkpoint {checkpoint_id} is stored {len(rows)} times")
         tag, blob = rows[0]
         state = self._decode(tag, blob, f"checkpoint {checkpoint_id}")
         if not isinstance(state, dict):
@@ -97,7 +100,7 @@ class SqliteStore:
     def _metadata(self, raw: Any) -> dict[str, Any]:
         if raw is None:
             return {}
-        data = raw.encode() if isinstance(raw, str) else bytes(raw)
+        data = _bytes(raw, "a checkpoint's metadata")
         if len(data) > self._max:
             raise ThreadValueError(f"a checkpoint's metadata is larger than {self._max:,} bytes")
         try:
@@ -109,18 +112,43 @@ class SqliteStore:
     def _write_row(
         self, checkpoint_id: Any, task_id: Any, task_path: Any, index: Any, channel: Any, kind: Any, value: Any
     ) -> WriteRow:
+        channel = _text(channel, "a write's channel")
         decoded = self._decode(kind, value, f"a write on channel {channel}") if channel in READ_CHANNELS else None
-        return WriteRow(str(checkpoint_id), str(task_id), str(task_path), int(index), str(channel), decoded)
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise ThreadValueError(f"a write's index is {type(index).__name__}, not an integer")
+        return WriteRow(
+            _text(checkpoint_id, "a write's checkpoint id"),
+            _text(task_id, "a write's task id"),
+            _text(task_path, "a write's task path"),
+            index,
+            channel,
+            decoded,
+        )
 
     def _decode(self, tag: Any, blob: Any, what: str) -> Any:
-        data = None if blob is None else (blob.encode() if isinstance(blob, str) else bytes(blob))
+        data = None if blob is None else _bytes(blob, what)
         if data is not None and len(data) > self._max:
             raise ThreadValueError(f"{what} is larger than {self._max:,} bytes (--max-document-bytes)")
+        if tag is not None and not isinstance(tag, str):
+            raise ThreadValueError(f"{what}: its type is stored as {type(tag).__name__}, not text")
         try:
-            return decode_stored(None if tag is None else str(tag), data)
+            return decode_stored(tag, data)
         except StoredValueError as error:
             raise ThreadValueError(f"{what}: {error}") from None
 
 
-def _text_or_none(value: Any) -> str | None:
-    return None if value is None else str(value)
+def _text(value: Any, what: str) -> str:
+    """A key column as langgraph writes it: text. Anything else (a BLOB, a number) refuses the thread: turned
+    into text it would name another channel or checkpoint than the one stored."""
+    if not isinstance(value, str):
+        raise ThreadValueError(f"{what} is stored as {type(value).__name__}, not text")
+    return value
+
+
+def _bytes(value: Any, what: str) -> bytes:
+    """A value column's bytes (a BLOB, or text as UTF-8); a number is refused before anything is allocated."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass")
+    raise ThreadValueError(f"{what} is stored as {type(value).__name__}, not bytes or text")

@@ -6,7 +6,10 @@ The rules (docs/langgraph-import.md gives the LangGraph facts behind each):
   langgraph reads it) back to its first; other branches are counted, never read. A paused
   checkpoint with more than one child, or whose child on the lineage is not the loop's own (an
   ``update_state`` fork, time travel), is refused: its writes may hold an abandoned branch's answer.
-- The **messages** are the latest checkpoint's, then the tool results still pending on it.
+- The **messages** are the latest checkpoint's, then the tool results still pending on it. Each
+  checkpoint on the lineage must hold its parent's messages first (langgraph appends, or replaces a
+  message in place): a thread whose messages were summarized or removed is refused, since calls that
+  ran would be missing from them.
 - A **gate** exists only where a review request was recorded (``_pauses``). approve → approved,
   edit → approved (what ran is the edit), reject → denied, respond → answered (the tool did not
   run), an Agent Inbox ignore → unresolved (nothing decided, nothing ran), no answer → unresolved
@@ -16,9 +19,9 @@ The rules (docs/langgraph-import.md gives the LangGraph facts behind each):
   A marker the resume writes contradict, or an ordinary result for a call HumanInTheLoopMiddleware
   says never ran, refuses the thread. Calls are listed in the order their results sit in the messages.
 - ``task_calls_before`` counts the calls that ran before the pause (their results in the paused
-  checkpoint's messages); null when those messages are not a prefix of the final ones, or when a
-  task other than the reviewing one wrote messages while the pause was open (a sibling call, or
-  another per-call review's approved call: which came first is not recorded).
+  checkpoint's messages); null when a task other than the reviewing one wrote messages while the
+  pause was open (a sibling call, or another per-call review's approved call: which came first is
+  not recorded).
 - A run resumed past a pause where no review request was recorded (a static breakpoint,
   ``interrupt_before``/``interrupt_after``, resumed with ``invoke(None)``) is no gate: such resumes are
   counted in ``resumes_without_a_recorded_review`` (langgraph records every resume in the next
@@ -39,7 +42,7 @@ from typing import Any, Final
 import orjson
 
 from evalscore.importers.langgraph._messages import CallRequest, Message, read_messages, text_of
-from evalscore.importers.langgraph._pauses import AGENT_INBOX, Review, reviews_of
+from evalscore.importers.langgraph._pauses import AGENT_INBOX, Review, reviews_of, same_call
 from evalscore.importers.langgraph._store import CheckpointRow, CheckpointStore, ThreadRows, ThreadValueError, WriteRow
 from evalscore.instants import milliseconds_between, parse_instant
 
@@ -70,8 +73,8 @@ class MappedThread:
 @dataclass(frozen=True, slots=True)
 class _Pause:
     reviews: list[Review]
-    prefix: int | None
-    """How many final messages the paused state held (None: its messages are not a prefix of the final ones)."""
+    held: int
+    """How many messages the paused state held (the first of the final ones: messages are only appended)."""
     writers: frozenset[str]
     """The tasks that wrote messages on the paused checkpoint (results of calls that ran while it was open)."""
     bound_ms: float | None
@@ -85,18 +88,27 @@ def map_thread(store: CheckpointStore, rows: ThreadRows) -> MappedThread:
     instants: list[tuple[datetime, str]] = []
     kept: dict[str, list[Message]] = {}  # the messages of the paused and the latest checkpoints only
     unreviewed_resumes = 0
-    marker = None
+    markers: list[Any] = []
+    previous_ids: list[str | None] = []
     for index, row in enumerate(lineage):
         state = store.saved_state(rows.thread_id, row.checkpoint_id)
         instants.append(_instant(state.ts, row))
-        if index and state.resumed_at is not None and state.resumed_at != marker:
+        resumed = index and state.resumed_at is not None and state.resumed_at != markers[-1]
+        if resumed and row.metadata.get("source") == "loop":  # a time-travel replay writes a "fork" checkpoint
             unreviewed_resumes += lineage[index - 1].checkpoint_id not in paused_ids
-        marker = state.resumed_at
+        markers.append(state.resumed_at)
+        read = read_messages(state.messages, f"checkpoint {row.checkpoint_id}")
+        ids = [message.message_id for message in read]
+        if ids[: len(previous_ids)] != previous_ids:
+            raise ThreadValueError(
+                f"checkpoint {row.checkpoint_id} no longer holds messages its parent held (summarized or removed): "
+                "calls that ran may be missing from the latest messages"
+            )
+        previous_ids = ids
         if row.checkpoint_id in paused_ids or index == len(lineage) - 1:
-            kept[row.checkpoint_id] = read_messages(state.messages, f"checkpoint {row.checkpoint_id}")
+            kept[row.checkpoint_id] = read
     latest_id = lineage[-1].checkpoint_id
     messages = kept[latest_id] + _pending_results(writes.get(latest_id, []), latest_id)
-    final_ids = [message.message_id for message in messages]
     pauses = []
     for index, row in enumerate(lineage):
         if row.checkpoint_id not in paused_ids:
@@ -107,11 +119,9 @@ def map_thread(store: CheckpointStore, rows: ThreadRows) -> MappedThread:
         reviews = reviews_of(row.checkpoint_id, checkpoint_writes, turn)
         latest = index == len(lineage) - 1
         _refuse_forks(lineage, index, children[row.checkpoint_id], reviews, latest)
-        ids = [message.message_id for message in state_messages]
-        prefix = len(ids) if final_ids[: len(ids)] == ids else None
         bound = None if latest else _bound(instants[index], instants[index + 1])
         writers = frozenset(write.task_id for write in checkpoint_writes if write.channel == "messages")
-        pauses.append(_Pause(reviews, prefix, writers, bound))
+        pauses.append(_Pause(reviews, len(state_messages), writers, bound))
     mapped = _mapped(rows, lineage, instants, messages, pauses)
     mapped.provenance["resumes_without_a_recorded_review"] = unreviewed_resumes
     return mapped
@@ -226,9 +236,13 @@ def _mapped(
         ran[found[0]] = outcome
         if review is not None and review.decision is not None and review.decision.kind == "edit":
             edits.append({"call_id": call.call_id, "requested_tool": call.tool, "requested_args": call.args})
-    missing = sorted(set(reviews) - {call.call_id for call in calls})
-    if missing:
-        raise ThreadValueError(f"reviewed tool call(s) {', '.join(missing)} are not in the thread's messages")
+    for call in calls:
+        review = reviews.get(call.call_id)
+        if review is not None and not same_call(call, review.call):
+            raise ThreadValueError(
+                f"tool call {call.call_id} was changed after its review (another tool or other args in the latest "
+                "messages): what ran cannot be told from what was reviewed"
+            )
     positions = sorted(ran)
     gates = [_gate(review, pause, positions) for pause in pauses for review in pause.reviews]
     latency = milliseconds_between(instants[0][0], instants[-1][0])
@@ -279,7 +293,7 @@ def _outcome(call: CallRequest, review: Review | None, result: Message | None) -
             )
         return NOT_RUN_BY_DECISION[kind]
     if result is None:
-        return "no result recorded"
+        return "no result recorded (whether the tool's body ran is not recorded)"
     if result.status == "error":
         return "its result has status error: the store does not say whether the tool's body ran"
     if decision is not None and decision.kind == "edit":
@@ -293,8 +307,8 @@ def _gate(review: Review, pause: _Pause, positions: list[int]) -> dict[str, Any]
     target = decision.executed_tool if decision is not None and decision.kind == "edit" else call.tool
     before = None
     others_wrote = any(task != review.task_id for task in pause.writers)  # its own task writes after the decision
-    if pause.prefix is not None and not others_wrote:
-        before = sum(1 for position in positions if position < pause.prefix)
+    if not others_wrote:
+        before = sum(1 for position in positions if position < pause.held)
     return {
         "kind": "approval_request",
         "reason": f"the graph paused for review of tool call {call.call_id} of {call.tool} ({review.shape})",
