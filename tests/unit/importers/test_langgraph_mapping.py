@@ -1009,3 +1009,26 @@ def test_nested_maps_are_allowed_to_the_bound_and_refused_past_it() -> None:
     assert len(read_messages([ai("a", ("c", "r", deep))], "cp")) == 1
     with pytest.raises(ThreadValueError, match="nests deeper than 100"):
         read_messages([ai("a", ("c", "r", {"a": deep}))], "cp")
+
+
+def test_a_listed_review_without_a_model_turn_names_its_checkpoint() -> None:
+    for store in (paused_thread(None, [], resumed=False), inbox_thread([{"type": "accept"}] * 4)):
+        store.checkpoints[1].messages = [human("m-h")]
+        store.checkpoints[2:] = []
+        assert message_of(store) == (
+            "checkpoint c2: a review request, but the paused state's last message is no model turn"
+        )
+
+
+def test_an_unanswered_listed_review_keeps_its_shape_and_task() -> None:
+    store = paused_thread(None, [], resumed=False)
+    store.checkpoints[1].writes.append(("task-h", "messages", []))  # its own task's write: the count stays known
+    gate = mapped(store).step["gate_events"][0]
+    assert (gate["reason"], gate["task_calls_before"]) == (
+        "the graph paused for review of tool call call-1 of refund (batched)",
+        0,
+    )
+    inbox_store = FakeStore(inbox_thread(None).checkpoints[:2])
+    inbox_store.checkpoints[1].writes.append(("task-h", "messages", []))
+    inbox_gates = mapped(inbox_store).step["gate_events"]
+    assert [(g["reason"].endswith("(agent_inbox)"), g["task_calls_before"]) for g in inbox_gates] == [(True, 0)] * 4

@@ -118,23 +118,42 @@ def _reviews_of_interrupt(value: Any, answer: Any, task_id: str, turn: Message |
 def _batched_reviews(
     value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, where: str
 ) -> list[Review]:
-    if turn is None:
-        raise ThreadValueError(f"{where}: a review request, but the paused state's last message is no model turn")
+    calls = _turn_calls(turn, where)
     requests = value["action_requests"]
     listed = [_action(request, f"{where}: action request {index}") for index, request in enumerate(requests)]
-    positions = _match_listed(listed, turn.calls, where)
-    decisions: list[Decision | None] = [None] * len(listed)
+    positions = _match_listed(listed, calls, where)
+    decisions = None
     if answer is not None:
         given = answer.get("decisions") if isinstance(answer, dict) else None
         if not isinstance(given, list) or len(given) != len(listed):
             raise ThreadValueError(
                 f"{where}: the resume answers {_count(given)} decision(s) to a request for {len(listed)}"
             )
-        given_decisions = [_decision(item, f"{where}: decision {index}") for index, item in enumerate(given)]
-        _refuse_disallowed(listed, given_decisions, value.get("review_configs"), where)
-        decisions = list(given_decisions)
+        decisions = [_decision(item, f"{where}: decision {index}") for index, item in enumerate(given)]
+        _refuse_disallowed(listed, decisions, value.get("review_configs"), where)
+    return _listed_reviews(calls, positions, listed, decisions, BATCHED, task_id)
+
+
+def _turn_calls(turn: Message | None, where: str) -> tuple[CallRequest, ...]:
+    """The calls of the model turn a listed review request (batched, Agent Inbox) is about."""
+    if turn is None:
+        raise ThreadValueError(f"{where}: a review request, but the paused state's last message is no model turn")
+    return turn.calls
+
+
+def _listed_reviews(
+    calls: Sequence[CallRequest],
+    positions: list[int],
+    listed: list[tuple[str, Any, str | None]],
+    decisions: Sequence[Decision] | None,
+    shape: str,
+    task_id: str,
+) -> list[Review]:
+    """One review per listed request, at the call it was matched to, with its decision (None: no answer)."""
     return [
-        Review(turn.calls[position], position, BATCHED, listed[index][2], task_id, decisions[index])
+        Review(
+            calls[position], position, shape, listed[index][2], task_id, None if decisions is None else decisions[index]
+        )
         for index, position in enumerate(positions)
     ]
 
@@ -181,21 +200,17 @@ def _match_listed(listed: list[tuple[str, Any, str | None]], calls: Sequence[Cal
 
 
 def _inbox_reviews(requests: list[Any], answer: Any, task_id: str, turn: Message | None, where: str) -> list[Review]:
-    if turn is None:
-        raise ThreadValueError(f"{where}: a review request, but the paused state's last message is no model turn")
+    calls = _turn_calls(turn, where)
     listed = [_inbox_action(request, f"{where}: human interrupt {index}") for index, request in enumerate(requests)]
-    positions = _match_listed(listed, turn.calls, where)
-    decisions: list[Decision | None] = [None] * len(listed)
+    positions = _match_listed(listed, calls, where)
+    decisions = None
     if answer is not None:
         if not isinstance(answer, list) or len(answer) != len(listed):
             raise ThreadValueError(
                 f"{where}: the resume answers {_count(answer)} human response(s) to {len(listed)} request(s)"
             )
         decisions = [_inbox_decision(item, f"{where}: human response {index}") for index, item in enumerate(answer)]
-    return [
-        Review(turn.calls[position], position, AGENT_INBOX, listed[index][2], task_id, decisions[index])
-        for index, position in enumerate(positions)
-    ]
+    return _listed_reviews(calls, positions, listed, decisions, AGENT_INBOX, task_id)
 
 
 def _inbox_action(request: dict[str, Any], where: str) -> tuple[str, Any, str | None]:
