@@ -11,10 +11,10 @@ import click
 
 from evalscore.cli.common import traceback_option
 from evalscore.cli.importing import ImportJob, import_max_bytes_option, output_option, run_import, suite_option
+from evalscore.importers.langgraph_defaults import DEFAULT_MAX_VALUE_BYTES
 from evalscore.models import EvalSuite, Run
 
 PROG: Final = "evalscore import langgraph"
-DEFAULT_MAX_VALUE_BYTES: Final = 64 * 1024 * 1024
 EXIT_UNREADABLE: Final = 2
 EXTRA_MODULES: Final = frozenset({"msgpack", "psycopg"})
 

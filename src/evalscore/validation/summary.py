@@ -27,7 +27,7 @@ class ArtifactVerdict:
     warnings: int
     findings: tuple[Finding, ...]
     omitted: int
-    complete: bool = True
+    complete: bool
     """False when the search for findings stopped once enough were found: ``errors``, ``warnings``
     and ``omitted`` are then lower bounds (the verdict is not: an error is always looked for)."""
 
@@ -87,7 +87,7 @@ class ValidationSummary:
 
     def _verdict(self, checked: CheckedArtifact) -> ArtifactVerdict:
         if not checked.findings:  # most artifacts: nothing to order or count, and no search stopped early
-            return ArtifactVerdict(checked.source, checked.line, checked.kind, 0, 0, (), 0)
+            return ArtifactVerdict(checked.source, checked.line, checked.kind, 0, 0, (), 0, not checked.more_findings)
         ordered = sorted(checked.findings, key=lambda f: (not f.is_error, _layer_rank(f.layer)))
         limit = self.max_findings if self.max_findings > 0 else MAX_KEPT_FINDINGS
         kept = tuple(ordered[:limit])

@@ -18,6 +18,7 @@ from evalscore.importers.langgraph._run import run_document
 from evalscore.importers.langgraph._sqlite import SqliteStore
 from evalscore.importers.langgraph._store import CheckpointStore, StoreReadError, ThreadValueError, threads_in_order
 from evalscore.importers.langgraph._thread import map_thread
+from evalscore.importers.langgraph_defaults import DEFAULT_MAX_VALUE_BYTES
 from evalscore.importers.shared.checked_run import checked_run
 from evalscore.importers.shared.errors import ImportFailedError, UnmappableSourceError, UnreadableSourceError
 from evalscore.models import EvalSuite, Run
@@ -31,8 +32,6 @@ __all__ = [
 ]
 
 POSTGRES_SCHEMES: Final = ("postgresql://", "postgres://")
-DEFAULT_MAX_VALUE_BYTES: Final = 64 * 1024 * 1024
-"""The largest stored value (a checkpoint, a write, a checkpoint's metadata) read into memory."""
 
 
 def import_langgraph_store(
