@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -23,6 +22,8 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from module_files import load_module
 
 _QUICK = {"max_examples": 25, "deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 
@@ -36,25 +37,11 @@ INSPECT_LOG_FACTORY = Path(__file__).resolve().parent / "unit" / "importers" / "
 INSPECT_MISSING = "inspect_ai is not installed (a dev dependency): cannot produce real Inspect logs"
 
 
-def _test_module(name: str, path: Path) -> ModuleType:
-    """A helper module of the tests: the one already imported under ``name``, else loaded from ``path``."""
-    loaded = sys.modules.get(name)
-    if loaded is not None:
-        return loaded
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve their module through sys.modules
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="session")
 def inspect_logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Real Inspect logs (``eval`` and ``json`` formats, ...), made once per session; skipped without inspect_ai."""
     pytest.importorskip("inspect_ai", reason=INSPECT_MISSING)
-    factory = _test_module("inspect_log_factory", INSPECT_LOG_FACTORY)
+    factory = load_module("inspect_log_factory", INSPECT_LOG_FACTORY)
     logs: dict[str, Path] = factory.session_logs(tmp_path_factory.getbasetemp() / "inspect-logs")
     return logs
 
@@ -69,7 +56,7 @@ def pydantic_ai_runs(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     dependency: without it these tests fail (they are never skipped), saying what to install."""
     if importlib.util.find_spec("pydantic_ai") is None:
         pytest.fail(PYDANTIC_AI_MISSING)
-    return _test_module("pydantic_ai_histories", PYDANTIC_AI_HISTORIES)
+    return load_module("pydantic_ai_histories", PYDANTIC_AI_HISTORIES)
 
 
 @pytest.fixture(scope="session")
@@ -88,7 +75,7 @@ def langgraph_runs() -> ModuleType:
     tests fail (they are never skipped), saying what to install."""
     if importlib.util.find_spec("langgraph.checkpoint.sqlite") is None:
         pytest.fail(LANGGRAPH_MISSING)
-    return _test_module("langgraph_stores", LANGGRAPH_STORES)
+    return load_module("langgraph_stores", LANGGRAPH_STORES)
 
 
 @pytest.fixture(scope="session")
@@ -103,7 +90,7 @@ def langgraph_store(langgraph_runs: ModuleType, tmp_path_factory: pytest.TempPat
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """A throwaway PostgreSQL server on a Unix socket (tests/postgres_server.py); the tests fail without one."""
-    server = _test_module("postgres_server", Path(__file__).resolve().parent / "postgres_server.py")
+    server = load_module("postgres_server", Path(__file__).resolve().parent / "postgres_server.py")
     binaries = server.server_binaries()
     if binaries is None:
         pytest.fail(server.MISSING)

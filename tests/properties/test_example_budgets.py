@@ -26,6 +26,7 @@ import importlib, json, runpy, sys
 from pathlib import Path
 
 tests = Path(sys.argv[1])
+sys.path.insert(0, str(tests))  # as pytest does for a conftest outside a package: its helpers import
 runpy.run_path(str(tests / "conftest.py"))  # registers and loads the profile named in HYPOTHESIS_PROFILE
 budgets = {}
 for path in sorted(tests.rglob("test_*.py")):

@@ -4,11 +4,9 @@ unobserved fields that change nothing, four-eyes on normalized ids, unknown late
 from __future__ import annotations
 
 import copy
-import importlib.util
 import itertools
 import json
 import random
-import sys
 import unicodedata
 from datetime import UTC, datetime, timedelta, timezone
 from functools import reduce
@@ -27,21 +25,14 @@ from evalscore.scoring.engine import Partial, build_report, merge_partials, scor
 from evalscore.scoring.join import index_suites
 from evalscore.scoring.report import ScoreReport
 from evalscore.scoring.signals import SignalParams
+from module_files import load_module
 
 BUILDERS_PATH = Path(__file__).resolve().parents[1] / "unit" / "scoring" / "builders.py"
 
 
 def _builders() -> ModuleType:
-    """The scoring tests' builders: the module already imported by them, else loaded from its file."""
-    loaded = sys.modules.get("scoring.builders")
-    if loaded is not None:
-        return loaded
-    spec = importlib.util.spec_from_file_location("_scoring_builders_for_properties", BUILDERS_PATH)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The scoring tests' builders: the module they import, loaded from its file when they have not yet."""
+    return load_module("scoring.builders", BUILDERS_PATH)
 
 
 B = _builders()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
@@ -10,6 +9,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from module_files import load_module
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADER = ["command", "data", "shape", "time", "s", "MB/s", "against", "ratio", "target", "peak", "RSS", "MB", "-j1/all"]
@@ -61,13 +62,7 @@ def test_the_benchmark_prints_one_table_with_every_command_and_shape(tmp_path: P
 
 
 def _bench_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench", ROOT / "scripts" / "bench.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses resolve their module through sys.modules
-    spec.loader.exec_module(module)
-    return module
+    return load_module("bench", ROOT / "scripts" / "bench.py")
 
 
 def test_rows_not_measured_stay_in_the_table_marked_with_the_option_that_measures_them(tmp_path: Path) -> None:

@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from module_files import load_module
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_mutants", ROOT / "scripts" / "check_mutants.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve their module through sys.modules
-    spec.loader.exec_module(module)
-    return module
+    return load_module("check_mutants", ROOT / "scripts" / "check_mutants.py")
 
 
 check_mutants = _script()

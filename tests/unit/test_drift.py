@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import fnmatch
-import importlib.util
 import json
 import os
 import subprocess
@@ -26,6 +25,7 @@ from evalscore.contract.builder import (
 from evalscore.contract.drift import REGENERATE_COMMAND, find_drift, uncommitted, write_schemas
 from evalscore.instants import RFC3339_OFFSET_PATTERN
 from evalscore.published import PACKAGED_SCHEMA_DIR
+from module_files import load_module
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "schemas" / "v1"
@@ -143,12 +143,7 @@ def test_a_directory_where_a_schema_file_belongs_is_reported_missing_not_read(sc
 
 
 def _drift_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_schema_drift", ROOT / "scripts" / "check_schema_drift.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("check_schema_drift", ROOT / "scripts" / "check_schema_drift.py")
 
 
 @pytest.mark.parametrize("name", ["notes.json", "x.txt"])
