@@ -382,3 +382,106 @@ def test_a_column_of_the_wrong_type_refuses_the_thread_without_a_crash(
         assert db.execute(statement).rowcount >= 1
     with pytest.raises(UnmappableSourceError, match=reason):
         list(import_langgraph_store(str(store), threads=("approve",)))
+
+
+CHECKPOINTS_COLUMNS = (
+    "thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL DEFAULT '', checkpoint_id TEXT NOT NULL, "
+    "parent_checkpoint_id TEXT, type TEXT, checkpoint BLOB, metadata BLOB"
+)
+WRITES_COLUMNS = (
+    "thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL DEFAULT '', checkpoint_id TEXT NOT NULL, "
+    "task_id TEXT NOT NULL, task_path TEXT NOT NULL DEFAULT '', idx INTEGER NOT NULL, channel TEXT NOT NULL, "
+    "type TEXT, value BLOB"
+)
+CHECKPOINTS_KEY = ", PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)"
+WRITES_KEY = ", PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)"
+
+
+def rebuilt(store: Path, tmp_path: Path, checkpoints: str, writes: str) -> Path:
+    """The store's rows under other table definitions (a row a narrower key makes a duplicate is left out)."""
+    target = tmp_path / "rebuilt.sqlite"
+    stored = "thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint"
+    if "metadata BLOB GENERATED" not in checkpoints:
+        stored += ", metadata"
+    written = "thread_id, checkpoint_ns, checkpoint_id, task_id, task_path, idx, channel, type, value"
+    with sqlite3.connect(target) as db:
+        db.execute(f"CREATE TABLE checkpoints ({checkpoints})")
+        db.execute(f"CREATE TABLE writes ({writes})")
+        db.execute("ATTACH DATABASE ? AS source", (str(store),))
+        copied = db.execute(f"INSERT INTO checkpoints ({stored}) SELECT {stored} FROM source.checkpoints").rowcount
+        assert copied > 0
+        db.execute(f"INSERT OR IGNORE INTO writes ({written}) SELECT {written} FROM source.writes")
+    return target
+
+
+def test_the_store_rebuilt_with_langgraphs_own_table_definitions_imports_the_same(
+    langgraph_store: Path, tmp_path: Path
+) -> None:
+    store = rebuilt(langgraph_store, tmp_path, CHECKPOINTS_COLUMNS + CHECKPOINTS_KEY, WRITES_COLUMNS + WRITES_KEY)
+    assert runs_of(store) == runs_of(langgraph_store)
+
+
+@pytest.mark.parametrize(
+    ("checkpoints", "writes", "reason"),
+    [
+        (  # an expression run on every read of a row: its cost does not depend on the file's size
+            CHECKPOINTS_COLUMNS.replace(
+                "metadata BLOB", "metadata BLOB GENERATED ALWAYS AS (CAST(length(hex(zeroblob(1000))) AS TEXT)) VIRTUAL"
+            )
+            + CHECKPOINTS_KEY,
+            WRITES_COLUMNS + WRITES_KEY,
+            "table checkpoints has computed columns",
+        ),
+        (
+            CHECKPOINTS_COLUMNS + CHECKPOINTS_KEY,
+            WRITES_COLUMNS + ", extra BLOB GENERATED ALWAYS AS (value) STORED" + WRITES_KEY,
+            "table writes has computed columns",
+        ),
+        (  # every lookup a scan of the table
+            CHECKPOINTS_COLUMNS,
+            WRITES_COLUMNS + WRITES_KEY,
+            "table checkpoints does not have langgraph's primary key",
+        ),
+        (
+            CHECKPOINTS_COLUMNS + CHECKPOINTS_KEY,
+            WRITES_COLUMNS + ", PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id)",
+            "table writes does not have langgraph's primary key",
+        ),
+        (
+            CHECKPOINTS_COLUMNS + ", PRIMARY KEY (checkpoint_ns, thread_id, checkpoint_id)",
+            WRITES_COLUMNS + WRITES_KEY,
+            "table checkpoints does not have langgraph's primary key",
+        ),
+        (  # threads "A" and "a" would be one
+            CHECKPOINTS_COLUMNS.replace("thread_id TEXT NOT NULL", "thread_id TEXT NOT NULL COLLATE NOCASE")
+            + CHECKPOINTS_KEY,
+            WRITES_COLUMNS + WRITES_KEY,
+            "the primary key of table checkpoints does not compare its text byte for byte",
+        ),
+    ],
+)
+def test_tables_other_than_langgraphs_are_not_read(
+    langgraph_store: Path, tmp_path: Path, checkpoints: str, writes: str, reason: str
+) -> None:
+    store = rebuilt(langgraph_store, tmp_path, checkpoints, writes)
+    with pytest.raises(UnreadableSourceError, match=reason):
+        list(import_langgraph_store(str(store)))
+
+
+def test_a_resume_marker_nested_a_thousand_deep_refuses_the_thread_without_a_crash(
+    langgraph_store: Path, tmp_path: Path
+) -> None:
+    store = copy_of(langgraph_store, tmp_path)
+    deep: Any = []
+    for _ in range(1000):
+        deep = [deep]
+    with sqlite3.connect(store) as db:
+        rows = db.execute("SELECT checkpoint_id, checkpoint FROM checkpoints WHERE thread_id = 'approve'").fetchall()
+        assert len(rows) >= 2
+        for checkpoint_id, blob in rows:
+            state = msgpack.unpackb(blob, strict_map_key=False)
+            state["versions_seen"]["__interrupt__"] = deep
+            packed = msgpack.packb(state)
+            db.execute("UPDATE checkpoints SET checkpoint = ? WHERE checkpoint_id = ?", (packed, checkpoint_id))
+    with pytest.raises(UnmappableSourceError, match="is not a map of channel names to versions"):
+        list(import_langgraph_store(str(store), threads=("approve",)))

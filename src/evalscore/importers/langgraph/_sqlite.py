@@ -25,7 +25,12 @@ from evalscore.importers.langgraph._store import (
 )
 from evalscore.inputs import strict_json
 
-REQUIRED_TABLES: Final = frozenset({"checkpoints", "writes"})
+PRIMARY_KEYS: Final = {
+    "checkpoints": ("thread_id", "checkpoint_ns", "checkpoint_id"),
+    "writes": ("thread_id", "checkpoint_ns", "checkpoint_id", "task_id", "idx"),
+}
+"""The tables read and their primary keys as ``SqliteSaver.setup()`` creates them."""
+INDEX_COLUMNS: Final = "SELECT * FROM pragma_index_xinfo(?)"
 
 
 class SqliteStore:
@@ -43,10 +48,34 @@ class SqliteStore:
         except sqlite3.Error as error:
             self._db.close()
             raise StoreReadError(f"not a readable SQLite database: {error}") from None
-        missing = REQUIRED_TABLES - tables
-        if missing:
+        missing = sorted(set(PRIMARY_KEYS) - tables)
+        try:
+            problem = f"no table {', '.join(missing)}" if missing else self._schema_problem()
+        except StoreReadError:
             self._db.close()
-            raise StoreReadError(f"not a LangGraph SqliteSaver store: no table {', '.join(sorted(missing))}")
+            raise
+        if problem is not None:
+            self._db.close()
+            raise StoreReadError(f"not a LangGraph SqliteSaver store: {problem}")
+
+    def _schema_problem(self) -> str | None:
+        """What makes the tables other than langgraph's, in ways that change what reading them costs or
+        means: a computed column runs an expression on every read (any time, whatever the file's size),
+        a missing primary key makes every lookup a scan of the table, and a key column compared other
+        than byte for byte would merge threads or order them differently."""
+        for table, key in PRIMARY_KEYS.items():
+            columns = self._query("SELECT * FROM pragma_table_xinfo(?)", (table,))
+            if any(column[6] for column in columns):
+                return f"table {table} has computed columns, which langgraph never makes"
+            declared = tuple(name for name, _ in sorted(((c[1], c[5]) for c in columns if c[5]), key=lambda c: c[1]))
+            if declared != key:
+                return f"table {table} does not have langgraph's primary key ({', '.join(key)})"
+            indexes = [row[1] for row in self._query("SELECT * FROM pragma_index_list(?)", (table,)) if row[3] == "pk"]
+            index_columns = [row for name in indexes for row in self._query(INDEX_COLUMNS, (name,))]
+            collations = {row[4] for row in index_columns if row[5]}  # row[5]: a key column, not the rowid
+            if len(indexes) != 1 or collations != {"BINARY"}:
+                return f"the primary key of table {table} does not compare its text byte for byte"
+        return None
 
     def close(self) -> None:
         self._db.close()

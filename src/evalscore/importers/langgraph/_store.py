@@ -35,10 +35,21 @@ class SavedState:
     paused graph (with ``invoke(None)`` or a ``Command``); it changes on the first checkpoint after a resume."""
 
 
-def resume_marker(checkpoint: Any) -> Any:
-    """``versions_seen["__interrupt__"]`` of a decoded checkpoint, None when it has none."""
+def resume_marker(checkpoint: Any) -> dict[str, Any] | None:
+    """``versions_seen["__interrupt__"]`` of a decoded checkpoint, None when it has none.
+
+    langgraph writes a map of channel names to versions (text or numbers). Anything else refuses the
+    thread: markers are compared checkpoint to checkpoint, and a value nested a thousand deep would
+    make that comparison fail instead of answer."""
     seen = checkpoint.get("versions_seen") if isinstance(checkpoint, dict) else None
-    return seen.get("__interrupt__") if isinstance(seen, dict) else None
+    marker = seen.get("__interrupt__") if isinstance(seen, dict) else None
+    if marker is None:
+        return None
+    if not isinstance(marker, dict) or not all(
+        isinstance(channel, str) and isinstance(version, str | int | float) for channel, version in marker.items()
+    ):
+        raise ThreadValueError('versions_seen["__interrupt__"] is not a map of channel names to versions')
+    return marker
 
 
 @dataclass(frozen=True, slots=True)
