@@ -71,6 +71,7 @@ def reviews_of(checkpoint_id: str, writes: Sequence[WriteRow], turn: Message | N
     failed = {write.task_id for write in writes if write.channel == "__error__"}
     reviews: list[Review] = []
     where = f"checkpoint {checkpoint_id}"
+    call_positions = _call_positions(turn)
     for write in interrupts:
         values = _interrupt_values(write, where)
         answers = resumes.get(write.task_id)
@@ -86,7 +87,7 @@ def reviews_of(checkpoint_id: str, writes: Sequence[WriteRow], turn: Message | N
             )
         for number, value in enumerate(values):
             answer = None if answers is None else answers[number]
-            reviews.extend(_reviews_of_interrupt(value, answer, write.task_id, turn, where))
+            reviews.extend(_reviews_of_interrupt(value, answer, write.task_id, turn, call_positions, where))
     return sorted(reviews, key=lambda review: review.position)
 
 
@@ -102,9 +103,19 @@ def _interrupt_values(write: WriteRow, where: str) -> list[Any]:
     return values
 
 
-def _reviews_of_interrupt(value: Any, answer: Any, task_id: str, turn: Message | None, where: str) -> list[Review]:
+def _call_positions(turn: Message | None) -> dict[str, int]:
+    """Where each call id first sits among the turn's calls: looked up once per review, not searched for."""
+    positions: dict[str, int] = {}
+    for index, call in enumerate(turn.calls if turn is not None else ()):
+        positions.setdefault(call.call_id, index)
+    return positions
+
+
+def _reviews_of_interrupt(
+    value: Any, answer: Any, task_id: str, turn: Message | None, call_positions: dict[str, int], where: str
+) -> list[Review]:
     if isinstance(value, dict) and value.get("type") == "tool_approval":
-        return [_per_call_review(value, answer, task_id, turn, where)]
+        return [_per_call_review(value, answer, task_id, turn, call_positions, where)]
     if isinstance(value, dict) and isinstance(value.get("action_requests"), list):
         return _batched_reviews(value, answer, task_id, turn, where)
     if isinstance(value, list) and value and all(isinstance(item, dict) and "action_request" in item for item in value):
@@ -238,10 +249,12 @@ def _inbox_decision(item: Any, where: str) -> Decision:
     return Decision(INBOX_RESPONSES[kind])
 
 
-def _per_call_review(value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, where: str) -> Review:
+def _per_call_review(
+    value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, call_positions: dict[str, int], where: str
+) -> Review:
     call_id = value.get("tool_call_id")
     calls = turn.calls if turn is not None else ()
-    position = next((index for index, call in enumerate(calls) if call.call_id == call_id), None)
+    position = call_positions.get(call_id) if isinstance(call_id, str) else None  # call ids are text
     if position is None:
         raise ThreadValueError(f"{where}: a review of tool call {call_id!r}, which the paused model turn does not hold")
     call = calls[position]

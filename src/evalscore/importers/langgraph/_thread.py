@@ -33,6 +33,7 @@ The rules (docs/langgraph-import.md gives the LangGraph facts behind each):
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -308,7 +309,7 @@ def _gate(review: Review, pause: _Pause, positions: list[int]) -> dict[str, Any]
     before = None
     others_wrote = any(task != review.task_id for task in pause.writers)  # its own task writes after the decision
     if not others_wrote:
-        before = sum(1 for position in positions if position < pause.held)
+        before = bisect.bisect_left(positions, pause.held)  # the calls that ran before the pause (sorted)
     return {
         "kind": "approval_request",
         "reason": f"the graph paused for review of tool call {call.call_id} of {call.tool} ({review.shape})",
