@@ -12,7 +12,18 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from langgraph_facts import Checkpoint, FakeStore, ai, chain, human, interrupt, paused_thread, per_call, tool
+from langgraph_facts import (
+    Checkpoint,
+    FakeStore,
+    ai,
+    chain,
+    human,
+    interrupt,
+    paused_thread,
+    per_call,
+    request,
+    tool,
+)
 
 from evalscore.importers.langgraph._thread import MappedThread, map_thread
 
@@ -35,11 +46,11 @@ def counted(store: FakeStore) -> tuple[MappedThread, int]:
     return thread, events
 
 
-def growth(build: Callable[[int], FakeStore], n: int) -> tuple[float, MappedThread]:
+def growth(build: Callable[[int], FakeStore], n: int, gates_per_n: float = 1) -> tuple[float, MappedThread]:
     small, small_events = counted(build(n))
     large, large_events = counted(build(4 * n))
-    assert len(small.step["gate_events"]) == n
-    assert len(large.step["gate_events"]) == 4 * n
+    assert len(small.step["gate_events"]) == n * gates_per_n
+    assert len(large.step["gate_events"]) == 4 * n * gates_per_n
     return large_events / small_events, large
 
 
@@ -54,12 +65,10 @@ def batched(count: int) -> FakeStore:
     return paused_thread({"decisions": [{"type": "approve"}] * count}, results, calls=calls)
 
 
-def per_call_reviews(count: int) -> FakeStore:
-    """One turn of ``count`` gated calls, each reviewed by an interrupt of its own (the per_call shape)."""
-    calls = turn_calls(count)
+def paused_once(calls: tuple[tuple[str, str, Any], ...], interrupts: list[Any], answers: list[Any]) -> FakeStore:
+    """A turn of ``calls`` paused with ``interrupts`` answered by ``answers``, after which every call ran."""
     base = [human("m-h"), ai("m-ai", *calls)]
-    interrupt_values = [interrupt(per_call(call_id, name, args)) for call_id, name, args in calls]
-    writes = [("task-h", "__interrupt__", interrupt_values), ("task-h", "__resume__", [{"type": "approve"}] * count)]
+    writes = [("task-h", "__interrupt__", interrupts), ("task-h", "__resume__", answers)]
     results = [tool(f"m-t{index}", call_id, "ok") for index, (call_id, _, _) in enumerate(calls)]
     return FakeStore(
         chain(
@@ -70,9 +79,42 @@ def per_call_reviews(count: int) -> FakeStore:
     )
 
 
+def one_request_per_call(count: int) -> FakeStore:
+    """``count`` batched requests at one pause, each listing one call of the turn."""
+    calls = turn_calls(count)
+    requests = [interrupt(request((name, args))) for _, name, args in calls]
+    return paused_once(calls, requests, [{"decisions": [{"type": "approve"}]}] * count)
+
+
+def half_listed(count: int) -> FakeStore:
+    """One request listing every other call; the calls between are of the same tool with other args."""
+    calls = turn_calls(2 * count)
+    listed = [(name, args) for _, name, args in calls[0::2]]
+    return paused_once(calls, [interrupt(request(*listed))], [{"decisions": [{"type": "approve"}] * count}])
+
+
+def per_call_reviews(count: int) -> FakeStore:
+    """One turn of ``count`` gated calls, each reviewed by an interrupt of its own (the per_call shape)."""
+    calls = turn_calls(count)
+    reviews = [interrupt(per_call(call_id, name, args)) for call_id, name, args in calls]
+    return paused_once(calls, reviews, [{"type": "approve"}] * count)
+
+
 def test_counting_the_calls_that_ran_before_each_gate_is_linear_in_the_gates() -> None:
     ratio, thread = growth(batched, 150)
     assert [gate["task_calls_before"] for gate in thread.step["gate_events"]] == [0] * 600
+    assert ratio < 5, ratio
+
+
+def test_many_requests_at_one_pause_cost_linear_time_in_the_requests() -> None:
+    ratio, thread = growth(one_request_per_call, 100)
+    assert [gate["resolution"] for gate in thread.step["gate_events"]] == ["approved"] * 400
+    assert ratio < 5, ratio
+
+
+def test_calls_a_request_does_not_list_cost_linear_time_however_many_it_lists() -> None:
+    ratio, thread = growth(half_listed, 100)
+    assert len(thread.step["agent_tool_calls"]) == 800
     assert ratio < 5, ratio
 
 

@@ -28,6 +28,7 @@ from evalscore.importers.langgraph._decode import (
     decode_stored,
 )
 from evalscore.importers.langgraph._messages import read_messages, text_of
+from evalscore.importers.langgraph._pauses import match_key
 from evalscore.importers.langgraph._store import ThreadValueError
 from evalscore.importers.langgraph._thread import MappedThread, map_thread
 
@@ -393,6 +394,8 @@ def test_a_per_call_review_of_a_call_the_turn_does_not_hold_or_with_other_args_r
     refused(store, "a review of tool call 'c-x', which the paused model turn does not hold")
     store.checkpoints[1].writes[0] = ("task-a", "__interrupt__", [interrupt(per_call("c-a", "refund", {"o": 9}))])
     refused(store, "names another tool or other args")
+    store.checkpoints[1].writes[0] = ("task-a", "__interrupt__", [interrupt(per_call(["c-a"], "refund", {"o": 1}))])  # type: ignore[arg-type]
+    refused(store, r"a review of tool call \['c-a'\], which the paused model turn does not hold")
     store.checkpoints[1].writes[0] = ("task-a", "__interrupt__", [interrupt(per_call("c-a", "lookup", {"o": 1}))])
     refused(store, "names another tool or other args")
 
@@ -645,6 +648,9 @@ def test_an_agent_inbox_request_must_name_an_action_the_turn_holds() -> None:
     refused(store, "human interrupt 0 names no action")
     store.checkpoints[1].writes[0] = ("task-h", "__interrupt__", [interrupt(inbox(("refund", {"o": 9})))])
     refused(store, "args the model turn does not hold")
+    store.checkpoints[1].writes[0] = ("task-h", "__interrupt__", [interrupt(inbox(("lookup", {})))])
+    store.checkpoints[1].messages = [human("m-h"), ai("m-ai", *INBOX_TURN, ("c-l2", "lookup", {}))]
+    refused(store, "tool call c-l2 has the name and args of a reviewed call but was not listed")
     store.checkpoints[1].messages = [human("m-h")]
     refused(store, "last message is no model turn")
 
@@ -1032,3 +1038,25 @@ def test_an_unanswered_listed_review_keeps_its_shape_and_task() -> None:
     inbox_store.checkpoints[1].writes.append(("task-h", "messages", []))
     inbox_gates = mapped(inbox_store).step["gate_events"]
     assert [(g["reason"].endswith("(agent_inbox)"), g["task_calls_before"]) for g in inbox_gates] == [(True, 0)] * 4
+
+
+# --- finding listed calls by key -----------------------------------------------------------
+
+
+def test_equal_args_share_a_key_and_neither_their_order_of_keys_nor_minus_zero_tells_them_apart() -> None:
+    assert match_key("t", {"a": 1, "b": [None, -0.0]}) == match_key("t", {"b": [None, 0.0], "a": 1})
+    assert match_key("t", {"a": 1}) != match_key("t", {"a": 1.0}) != match_key("t", {"a": True})
+    assert match_key("t", {"a": 1}) != match_key("t", {"b": 1})
+    assert match_key("t", 1e-20) != match_key("t", 0.0)
+    assert len({match_key("t", value) for value in (True, False, None, "T", 1, [], {})}) == 7
+    assert match_key("t", [1, 2]) != match_key("t", [2, 1])
+    assert match_key("t", {}) != match_key("t", [])
+    assert match_key("t", [[1], 2]) != match_key("t", [[1, 2]])  # where a container ends is written
+    assert match_key("t", {"a": {"b": 1}, "c": 2}) != match_key("t", {"a": {"b": 1, "c": 2}})
+    assert match_key("t", "x") != match_key("u", "x")
+    assert match_key("t", 10**5000) == match_key("t", 10**5000)  # no limit on the digits of an integer
+    nan = float("nan")
+    assert match_key("t", [nan]) != match_key("t", [nan])
+    assert match_key("t", {1: "a"}) != match_key("t", {1: "a"})
+    assert match_key(1, "a") != match_key(1, "a")
+    assert match_key("t", Named("m", "C", {})) != match_key("t", Named("m", "C", {}))

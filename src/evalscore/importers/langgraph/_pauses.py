@@ -22,7 +22,9 @@ fit its request refuses the thread: nothing is guessed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+import math
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -71,7 +73,7 @@ def reviews_of(checkpoint_id: str, writes: Sequence[WriteRow], turn: Message | N
     failed = {write.task_id for write in writes if write.channel == "__error__"}
     reviews: list[Review] = []
     where = f"checkpoint {checkpoint_id}"
-    call_positions = _call_positions(turn)
+    index = _turn_index(turn)
     for write in interrupts:
         values = _interrupt_values(write, where)
         answers = resumes.get(write.task_id)
@@ -87,7 +89,7 @@ def reviews_of(checkpoint_id: str, writes: Sequence[WriteRow], turn: Message | N
             )
         for number, value in enumerate(values):
             answer = None if answers is None else answers[number]
-            reviews.extend(_reviews_of_interrupt(value, answer, write.task_id, turn, call_positions, where))
+            reviews.extend(_reviews_of_interrupt(value, answer, write.task_id, turn, index, where))
     return sorted(reviews, key=lambda review: review.position)
 
 
@@ -103,23 +105,34 @@ def _interrupt_values(write: WriteRow, where: str) -> list[Any]:
     return values
 
 
-def _call_positions(turn: Message | None) -> dict[str, int]:
-    """Where each call id first sits among the turn's calls: looked up once per review, not searched for."""
-    positions: dict[str, int] = {}
-    for index, call in enumerate(turn.calls if turn is not None else ()):
-        positions.setdefault(call.call_id, index)
-    return positions
+@dataclass(frozen=True, slots=True)
+class _TurnIndex:
+    """The paused turn's calls looked up instead of searched for: a review costs the same whatever the turn's size."""
+
+    by_id: dict[str, int]
+    """Where each call id first sits among the turn's calls."""
+    by_key: dict[Hashable, list[int]]
+    """The positions of the calls of each ``match_key``, in order."""
+
+
+def _turn_index(turn: Message | None) -> _TurnIndex:
+    by_id: dict[str, int] = {}
+    by_key: dict[Hashable, list[int]] = {}
+    for position, call in enumerate(turn.calls if turn is not None else ()):
+        by_id.setdefault(call.call_id, position)
+        by_key.setdefault(match_key(call.tool, call.args), []).append(position)
+    return _TurnIndex(by_id, by_key)
 
 
 def _reviews_of_interrupt(
-    value: Any, answer: Any, task_id: str, turn: Message | None, call_positions: dict[str, int], where: str
+    value: Any, answer: Any, task_id: str, turn: Message | None, index: _TurnIndex, where: str
 ) -> list[Review]:
     if isinstance(value, dict) and value.get("type") == "tool_approval":
-        return [_per_call_review(value, answer, task_id, turn, call_positions, where)]
+        return [_per_call_review(value, answer, task_id, turn, index, where)]
     if isinstance(value, dict) and isinstance(value.get("action_requests"), list):
-        return _batched_reviews(value, answer, task_id, turn, where)
+        return _batched_reviews(value, answer, task_id, turn, index, where)
     if isinstance(value, list) and value and all(isinstance(item, dict) and "action_request" in item for item in value):
-        return _inbox_reviews(value, answer, task_id, turn, where)
+        return _inbox_reviews(value, answer, task_id, turn, index, where)
     raise ThreadValueError(
         f"{where}: an interrupt that is not a HumanInTheLoopMiddleware review request; which call it gated, "
         "if any, is not recorded"
@@ -127,12 +140,12 @@ def _reviews_of_interrupt(
 
 
 def _batched_reviews(
-    value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, where: str
+    value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, index: _TurnIndex, where: str
 ) -> list[Review]:
     calls = _turn_calls(turn, where)
     requests = value["action_requests"]
     listed = [_action(request, f"{where}: action request {index}") for index, request in enumerate(requests)]
-    positions = _match_listed(listed, calls, where)
+    positions = _match_listed(listed, calls, index, where)
     decisions = None
     if answer is not None:
         given = answer.get("decisions") if isinstance(answer, dict) else None
@@ -188,32 +201,44 @@ def _refuse_disallowed(
             )
 
 
-def _match_listed(listed: list[tuple[str, Any, str | None]], calls: Sequence[CallRequest], where: str) -> list[int]:
-    """Where each listed request sits among the turn's calls: in order, by name and args; refuses an ambiguity."""
+def _match_listed(
+    listed: list[tuple[str, Any, str | None]], calls: Sequence[CallRequest], index: _TurnIndex, where: str
+) -> list[int]:
+    """Where each listed request sits among the turn's calls: the first call after the one before it with its
+    name and args (``match_key``); refuses an ambiguity: a call the request does not list with a listed name and args.
+    Calls are found by their ``match_key``, never by walking the turn."""
     positions: list[int] = []
     start = 0
+    keys = []
     for name, args, _ in listed:
-        found = next((index for index in range(start, len(calls)) if _same(calls[index], name, args)), None)
-        if found is None:
+        key = match_key(name, args)
+        matching = index.by_key.get(key, [])
+        at = bisect.bisect_left(matching, start)
+        if at == len(matching):
             raise ThreadValueError(f"{where}: the review request lists {name!r} with args the model turn does not hold")
-        positions.append(found)
-        start = found + 1
+        positions.append(matching[at])
+        start = matching[at] + 1
+        keys.append(key)
     reviewed = set(positions)
-    for index, call in enumerate(calls):
-        if index in reviewed:
-            continue
-        if any(_same(call, name, args) for name, args, _ in listed):
-            raise ThreadValueError(
-                f"{where}: tool call {call.call_id} has the name and args of a reviewed call but was not listed; "
-                "which of the identical calls was reviewed is not recorded"
-            )
+    unlisted = []
+    for key in set(keys):  # a call with a listed key that the request did not list: the first of each key
+        first = next((position for position in index.by_key[key] if position not in reviewed), None)
+        if first is not None:
+            unlisted.append(first)
+    if unlisted:
+        raise ThreadValueError(
+            f"{where}: tool call {calls[min(unlisted)].call_id} has the name and args of a reviewed call but was not "
+            "listed; which of the identical calls was reviewed is not recorded"
+        )
     return positions
 
 
-def _inbox_reviews(requests: list[Any], answer: Any, task_id: str, turn: Message | None, where: str) -> list[Review]:
+def _inbox_reviews(
+    requests: list[Any], answer: Any, task_id: str, turn: Message | None, index: _TurnIndex, where: str
+) -> list[Review]:
     calls = _turn_calls(turn, where)
     listed = [_inbox_action(request, f"{where}: human interrupt {index}") for index, request in enumerate(requests)]
-    positions = _match_listed(listed, calls, where)
+    positions = _match_listed(listed, calls, index, where)
     decisions = None
     if answer is not None:
         if not isinstance(answer, list) or len(answer) != len(listed):
@@ -250,15 +275,15 @@ def _inbox_decision(item: Any, where: str) -> Decision:
 
 
 def _per_call_review(
-    value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, call_positions: dict[str, int], where: str
+    value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, index: _TurnIndex, where: str
 ) -> Review:
     call_id = value.get("tool_call_id")
     calls = turn.calls if turn is not None else ()
-    position = call_positions.get(call_id) if isinstance(call_id, str) else None  # call ids are text
+    position = index.by_id.get(call_id) if isinstance(call_id, str) else None  # call ids are text
     if position is None:
         raise ThreadValueError(f"{where}: a review of tool call {call_id!r}, which the paused model turn does not hold")
     call = calls[position]
-    if not _same(call, value.get("name"), value.get("args")):
+    if match_key(value.get("name"), value.get("args")) != match_key(call.tool, call.args):
         raise ThreadValueError(f"{where}: the review of tool call {call_id} names another tool or other args")
     decision = None if answer is None else _decision(answer, f"{where}: decision on tool call {call_id}")
     return Review(call, position, PER_CALL, _description(value), task_id, decision)
@@ -295,31 +320,55 @@ def _decision(item: Any, where: str) -> Decision:
 
 
 def same_call(one: CallRequest, other: CallRequest) -> bool:
-    """The same call id, tool and args (``_same``)."""
-    return one.call_id == other.call_id and _same(one, other.tool, other.args)
+    """The same call id, tool and args (``match_key``)."""
+    return one.call_id == other.call_id and match_key(one.tool, one.args) == match_key(other.tool, other.args)
 
 
-def _same(call: CallRequest, name: Any, args: Any) -> bool:
-    """The same tool and the same args, value for value and type for type (``1``, ``1.0`` and ``true`` differ, and
-    a NaN matches nothing)."""
-    if call.tool != name:
-        return False
-    pairs = [(call.args, args)]
-    while pairs:
-        mine, theirs = pairs.pop()
-        if type(mine) is not type(theirs):
-            return False
-        if isinstance(mine, dict):
-            if mine.keys() != theirs.keys():
-                return False
-            pairs.extend((mine[key], theirs[key]) for key in mine)
-        elif isinstance(mine, list):
-            if len(mine) != len(theirs):
-                return False
-            pairs.extend((mine[index], theirs[index]) for index in range(len(mine)))
-        elif mine != theirs:
-            return False
-    return True
+def match_key(name: Any, args: Any) -> Hashable:
+    """A key two (tool name, args) share exactly when they are the same call: the same tool, and the same args
+    value for value and type for type (``1``, ``1.0`` and ``true`` differ, ``-0.0`` is ``0.0``, maps in any
+    order of their keys). What equals nothing (a NaN, a name or a map key that is not text, a value JSON
+    cannot carry) gets a key of its own. The args are written out with each value's type, in key order."""
+    if type(name) is not str:
+        return object()
+    parts = [f"{len(name)}:{name}"]
+    pending: list[Any] = [args]
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind is _Written:
+            parts.append(item.text)
+        elif kind is dict:
+            if any(type(key) is not str for key in item):
+                return object()
+            parts.append(f"{{{len(item)};")
+            entries: list[Any] = []
+            for key in sorted(item):
+                entries += (_Written(f"{len(key)}:{key}"), item[key])
+            pending.extend(reversed(entries))
+        elif kind is list:
+            parts.append(f"[{len(item)};")
+            pending.extend(reversed(item))
+        elif kind is str:
+            parts.append(f"s{len(item)}:{item}")
+        elif kind is int:
+            parts.append(f"i{item:x};")  # hexadecimal: no limit on the digits of a huge integer
+        elif kind is float:
+            if math.isnan(item):
+                return object()
+            parts.append(f"d{item + 0.0!r};")
+        elif kind is bool or item is None:
+            parts.append(repr(item))
+        else:
+            return object()
+    return tuple(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Written:
+    """A map key already written out, waiting its turn in ``match_key``."""
+
+    text: str
 
 
 def _count(value: Any) -> int:
