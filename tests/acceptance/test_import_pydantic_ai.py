@@ -339,6 +339,20 @@ def test_text_from_a_history_reaches_the_terminal_escaped(tmp_path: Path) -> Non
     assert "c\\x1b[31m1" in result.stderr
 
 
+def test_a_refusal_quoting_a_megabyte_of_the_history_stays_one_short_line(tmp_path: Path) -> None:
+    answer = {"part_kind": "tool-return", "tool_name": "refund", "tool_call_id": "c1", "outcome": "\x07" * 1_000_000}
+    call = {"part_kind": "tool-call", "tool_name": "refund", "tool_call_id": "c1", "args": {}}
+    history = tmp_path / "hostile.json"
+    history.write_bytes(_history_bytes(PROMPT, {**ANSWER, "parts": [call]}, {**PROMPT, "parts": [answer]}))
+    result = imported(str(history), "-o", str(tmp_path / "out.jsonl"), "--approval-tool", "refund")
+    assert result.exit_code == 3
+    first = result.stderr.splitlines()[0]
+    assert "unknown tool outcome" in first
+    assert "chars)..." in first
+    assert len(first) < 1_000
+    assert "\x07" not in first
+
+
 def test_an_empty_approval_tool_name_is_a_usage_error(tmp_path: Path) -> None:
     result = imported(str(tmp_path / "h.json"), "-o", str(tmp_path / "out.jsonl"), "--approval-tool", " ")
     assert result.exit_code == 2

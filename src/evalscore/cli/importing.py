@@ -33,7 +33,7 @@ from evalscore.findings import Finding
 from evalscore.importers.shared.errors import ImportFailedError, UnreadableSourceError
 from evalscore.inputs.documents import TOO_LARGE, UNREADABLE
 from evalscore.models import EvalSuite, Run
-from evalscore.printable import printable, printable_path
+from evalscore.printable import MESSAGE_LIMIT, printable, printable_path, shortened
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, tracebacks_requested
 from evalscore.validation.pipeline import check_paths
 
@@ -230,11 +230,12 @@ def output_name(output: str) -> str:
 
 
 def _failed(job: ImportJob, error: ImportFailedError) -> None:
-    _error(job, f"{printable_path(error.source)}: {printable(error.reason)}")
+    # a reason may quote a value of the source: a hostile one of megabytes must not become the message
+    _error(job, f"{printable_path(error.source)}: {shortened(error.reason, MESSAGE_LIMIT)}")
 
 
 def _refused(job: ImportJob, error: OutputRefusedError) -> None:
-    _error(job, f"{printable_path(error.target)}: {printable(error.reason)}")
+    _error(job, f"{printable_path(error.target)}: {shortened(error.reason, MESSAGE_LIMIT)}")
 
 
 def _cannot_write(job: ImportJob, error: OSError) -> None:
