@@ -73,7 +73,7 @@ def reviews_of(checkpoint_id: str, writes: Sequence[WriteRow], turn: Message | N
     failed = {write.task_id for write in writes if write.channel == "__error__"}
     reviews: list[Review] = []
     where = f"checkpoint {checkpoint_id}"
-    index = _turn_index(turn)
+    turn_index = _turn_index(turn)
     for write in interrupts:
         values = _interrupt_values(write, where)
         answers = resumes.get(write.task_id)
@@ -89,7 +89,7 @@ def reviews_of(checkpoint_id: str, writes: Sequence[WriteRow], turn: Message | N
             )
         for number, value in enumerate(values):
             answer = None if answers is None else answers[number]
-            reviews.extend(_reviews_of_interrupt(value, answer, write.task_id, turn, index, where))
+            reviews.extend(_reviews_of_interrupt(value, answer, write.task_id, turn, turn_index, where))
     return sorted(reviews, key=lambda review: review.position)
 
 
@@ -125,14 +125,14 @@ def _turn_index(turn: Message | None) -> _TurnIndex:
 
 
 def _reviews_of_interrupt(
-    value: Any, answer: Any, task_id: str, turn: Message | None, index: _TurnIndex, where: str
+    value: Any, answer: Any, task_id: str, turn: Message | None, turn_index: _TurnIndex, where: str
 ) -> list[Review]:
     if isinstance(value, dict) and value.get("type") == "tool_approval":
-        return [_per_call_review(value, answer, task_id, turn, index, where)]
+        return [_per_call_review(value, answer, task_id, turn, turn_index, where)]
     if isinstance(value, dict) and isinstance(value.get("action_requests"), list):
-        return _batched_reviews(value, answer, task_id, turn, index, where)
+        return _batched_reviews(value, answer, task_id, turn, turn_index, where)
     if isinstance(value, list) and value and all(isinstance(item, dict) and "action_request" in item for item in value):
-        return _inbox_reviews(value, answer, task_id, turn, index, where)
+        return _inbox_reviews(value, answer, task_id, turn, turn_index, where)
     raise ThreadValueError(
         f"{where}: an interrupt that is not a HumanInTheLoopMiddleware review request; which call it gated, "
         "if any, is not recorded"
@@ -140,12 +140,12 @@ def _reviews_of_interrupt(
 
 
 def _batched_reviews(
-    value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, index: _TurnIndex, where: str
+    value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, turn_index: _TurnIndex, where: str
 ) -> list[Review]:
     calls = _turn_calls(turn, where)
     requests = value["action_requests"]
     listed = [_action(request, f"{where}: action request {index}") for index, request in enumerate(requests)]
-    positions = _match_listed(listed, calls, index, where)
+    positions = _match_listed(listed, calls, turn_index, where)
     decisions = None
     if answer is not None:
         given = answer.get("decisions") if isinstance(answer, dict) else None
@@ -202,7 +202,7 @@ def _refuse_disallowed(
 
 
 def _match_listed(
-    listed: list[tuple[str, Any, str | None]], calls: Sequence[CallRequest], index: _TurnIndex, where: str
+    listed: list[tuple[str, Any, str | None]], calls: Sequence[CallRequest], turn_index: _TurnIndex, where: str
 ) -> list[int]:
     """Where each listed request sits among the turn's calls: the first call after the one before it with its
     name and args (``match_key``); refuses an ambiguity: a call the request does not list with a listed name and args.
@@ -212,7 +212,7 @@ def _match_listed(
     keys = []
     for name, args, _ in listed:
         key = match_key(name, args)
-        matching = index.by_key.get(key, [])
+        matching = turn_index.by_key.get(key, [])
         at = bisect.bisect_left(matching, start)
         if at == len(matching):
             raise ThreadValueError(f"{where}: the review request lists {name!r} with args the model turn does not hold")
@@ -222,7 +222,7 @@ def _match_listed(
     reviewed = set(positions)
     unlisted = []
     for key in set(keys):  # a call with a listed key that the request did not list: the first of each key
-        first = next((position for position in index.by_key[key] if position not in reviewed), None)
+        first = next((position for position in turn_index.by_key[key] if position not in reviewed), None)
         if first is not None:
             unlisted.append(first)
     if unlisted:
@@ -234,11 +234,11 @@ def _match_listed(
 
 
 def _inbox_reviews(
-    requests: list[Any], answer: Any, task_id: str, turn: Message | None, index: _TurnIndex, where: str
+    requests: list[Any], answer: Any, task_id: str, turn: Message | None, turn_index: _TurnIndex, where: str
 ) -> list[Review]:
     calls = _turn_calls(turn, where)
     listed = [_inbox_action(request, f"{where}: human interrupt {index}") for index, request in enumerate(requests)]
-    positions = _match_listed(listed, calls, index, where)
+    positions = _match_listed(listed, calls, turn_index, where)
     decisions = None
     if answer is not None:
         if not isinstance(answer, list) or len(answer) != len(listed):
@@ -275,11 +275,11 @@ def _inbox_decision(item: Any, where: str) -> Decision:
 
 
 def _per_call_review(
-    value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, index: _TurnIndex, where: str
+    value: dict[str, Any], answer: Any, task_id: str, turn: Message | None, turn_index: _TurnIndex, where: str
 ) -> Review:
     call_id = value.get("tool_call_id")
     calls = turn.calls if turn is not None else ()
-    position = index.by_id.get(call_id) if isinstance(call_id, str) else None  # call ids are text
+    position = turn_index.by_id.get(call_id) if isinstance(call_id, str) else None  # call ids are text
     if position is None:
         raise ThreadValueError(f"{where}: a review of tool call {call_id!r}, which the paused model turn does not hold")
     call = calls[position]
