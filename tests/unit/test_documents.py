@@ -526,10 +526,20 @@ def test_a_size_hint_reads_a_file_that_fits_in_one_piece_and_a_grown_file_still_
 
 def test_the_hashing_reader_counts_and_hashes_every_byte_read_through_it() -> None:
     data = os.urandom(2 * CHUNK + 7)
-    hashing = documents._HashingReader(io.BytesIO(data))
+    hashing = documents._HashingReader(io.BytesIO(data), digest=True)
     hashing.drain()
+    assert hashing.digest is not None
     assert (hashing.count, hashing.digest.hexdigest()) == (len(data), hashlib.sha256(data).hexdigest())
     assert hashing.read(10) == b""
+    assert hashing.record("in", complete=True) == InputRecord("in", hashlib.sha256(data).hexdigest(), True, len(data))
+
+
+def test_a_reader_asked_for_no_digest_counts_the_bytes_and_records_no_digest() -> None:
+    data = os.urandom(2 * CHUNK + 7)
+    counting = documents._HashingReader(io.BytesIO(data), digest=False)
+    counting.drain()
+    assert (counting.count, counting.digest) == (len(data), None)
+    assert counting.record("in", complete=True) == InputRecord("in", None, True, 0)
 
 
 def test_prefixed_bytes_are_read_before_the_rest_of_the_stream() -> None:

@@ -25,7 +25,7 @@ from evalscore.cli.progress import Progress
 from evalscore.cli.report_output import deliver, output_option, report_destination
 from evalscore.distributed.cluster import ClusterError, ClusterSpec
 from evalscore.printable import printable
-from evalscore.reporters.registry import VALIDATION_REPORTERS, ReportStyle
+from evalscore.reporters.registry import VALIDATION_FORMATS_WITH_DIGESTS, VALIDATION_REPORTERS, ReportStyle
 from evalscore.validation.pipeline import check_paths
 from evalscore.validation.summary import ValidationSummary
 
@@ -68,6 +68,7 @@ def run_validate(options: ValidateOptions) -> int:
                 findings_wanted=options.max_errors or None,
                 jobs=options.jobs,
                 cluster=cluster,
+                digests=options.output_format in VALIDATION_FORMATS_WITH_DIGESTS,
             )
             with Progress("artifacts") as progress:  # removed however the loop ends (an interrupt included)
                 for artifact in checked:

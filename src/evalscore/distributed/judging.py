@@ -33,9 +33,11 @@ RANGE_BYTES: int = parallel.RANGE_BYTES
 """About how many bytes of a JSONL file one task judges (the fork pool's size; the tests cut smaller)."""
 
 
-def judge_file(judge: Judge[Judged], limit: int, file: SourceFile) -> tuple[list[Judged], InputRecord]:
+def judge_file(
+    judge: Judge[Judged], limit: int, file: SourceFile, digest: bool = True
+) -> tuple[list[Judged], InputRecord]:
     """On a worker: every document of one file judged, and the file's record."""
-    items, record = read_file_documents(file, limit)
+    items, record = read_file_documents(file, limit, digest=digest)
     judged = [judge(document) for document in _documents_only(guarded_reading(items, file.source))]
     return judged, record()
 
@@ -76,6 +78,7 @@ def judge_on_cluster(
     stdin: IO[bytes] | None = None,
     skip: frozenset[FileKey] = frozenset(),
     range_bytes: int | None = None,
+    digests: bool = True,
 ) -> Iterator[Judged]:
     """What ``judge`` gives for every document under ``paths`` (but the files in ``skip``), in order,
     the documents judged on the cluster's workers; as ``validation.pipeline.judge_paths``. A JSONL file
@@ -86,7 +89,7 @@ def judge_on_cluster(
     sent = 0
     judged_in_file = 0
     cut = RANGE_BYTES if range_bytes is None else range_bytes
-    for step in _steps(client, sent_judge, paths, skip, max_document_bytes, cut, stdin):
+    for step in _steps(client, sent_judge, paths, skip, max_document_bytes, cut, stdin, digests):
         owed.append(step)
         sent += isinstance(step, _Sent)
         while sent >= in_flight or (owed and not isinstance(owed[0], _Sent)):
@@ -152,13 +155,14 @@ def _steps(
     limit: int,
     range_bytes: int,
     stdin: IO[bytes] | None,
+    digests: bool,
 ) -> Iterator[_Step]:
     for file in expand_paths(paths, skip):
         if file.path == STDIN or file.problem is not None:
-            items, record = read_file_documents(file, limit, stdin if file.path == STDIN else None)
+            items, record = read_file_documents(file, limit, stdin if file.path == STDIN else None, digest=digests)
             yield _Here(_documents_only(items), record)
         elif file.format == "jsonl" and not file.gzipped and not file.is_url:
-            ranges, record = line_ranges(file, range_bytes)
+            ranges, record = line_ranges(file, range_bytes, digest=digests)
             for piece in guarded_reading(ranges, file.source):
                 if isinstance(piece, LineRange):
                     yield _Sent(client.submit(judge_range, sent_judge, limit, piece, pure=False), whole_file=False)
@@ -166,7 +170,7 @@ def _steps(
                     yield _Here(iter([piece]), None)
             yield _FileEnd(file.source, record())
         else:
-            yield _Sent(client.submit(judge_file, sent_judge, limit, file, pure=False), whole_file=True)
+            yield _Sent(client.submit(judge_file, sent_judge, limit, file, digests, pure=False), whole_file=True)
 
 
 def _documents_only(items: Iterator[Any]) -> Iterator[Document]:

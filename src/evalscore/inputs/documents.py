@@ -83,6 +83,8 @@ class InputRecord:
 
     ``complete`` is False when reading stopped at a limit (or the input could not be
     read to its end): ``sha256`` is then the digest of the first ``hashed_bytes`` bytes.
+    ``sha256`` is None, and ``hashed_bytes`` 0, when no digest was asked for (the report
+    shows none).
     """
 
     path: str
@@ -107,12 +109,17 @@ def syntax_finding(
 
 
 class _HashingReader(io.RawIOBase):
-    """A raw binary reader that hashes and counts every byte read through it."""
+    """A raw binary reader that hashes (when asked to) and counts every byte read through it."""
 
-    def __init__(self, raw: IO[bytes]) -> None:
+    def __init__(self, raw: IO[bytes], digest: bool) -> None:
         self._raw = raw
-        self.digest = hashlib.sha256()
+        self.digest = hashlib.sha256() if digest else None
         self.count = 0
+
+    def record(self, source: str, complete: bool) -> InputRecord:
+        if self.digest is None:
+            return InputRecord(source, None, complete=complete, hashed_bytes=0)
+        return InputRecord(source, self.digest.hexdigest(), complete=complete, hashed_bytes=self.count)
 
     def readable(self) -> bool:
         return True
@@ -120,7 +127,8 @@ class _HashingReader(io.RawIOBase):
     def readinto(self, buffer: Any) -> int:
         count = self._raw.readinto(buffer)  # type: ignore[attr-defined]  # every source here is a raw or BytesIO stream
         if count:
-            self.digest.update(memoryview(buffer)[:count])
+            if self.digest is not None:
+                self.digest.update(memoryview(buffer)[:count])
             self.count += count
         return count or 0
 
@@ -387,11 +395,17 @@ def _sniffed_documents(
 
 
 def read_file_documents(
-    file: SourceFile, limit: int = DEFAULT_MAX_DOCUMENT_BYTES, stdin: IO[bytes] | None = None, raw_jsonl: bool = False
+    file: SourceFile,
+    limit: int = DEFAULT_MAX_DOCUMENT_BYTES,
+    stdin: IO[bytes] | None = None,
+    raw_jsonl: bool = False,
+    *,
+    digest: bool = True,
 ) -> tuple[Iterator[Document | RawLine], Callable[[], InputRecord]]:
     """The documents of one source, and a function that gives its record once they are consumed.
 
     With ``raw_jsonl`` a JSONL file's lines come unparsed, for parsing in a worker process.
+    Without ``digest`` (a report that shows none), the record's ``sha256`` is None.
     """
     source = file.source
     if file.problem is not None:
@@ -408,7 +422,7 @@ def read_file_documents(
         except OSError as error:
             yield Document(source, None, None, syntax_finding(UNREADABLE, source, None, os_reason(error)))
             return
-        hashing = _HashingReader(raw)
+        hashing = _HashingReader(raw, digest)
         buffered = io.BufferedReader(hashing, _CHUNK)
         try:
             stream: IO[bytes] = gzip.GzipFile(fileobj=buffered, mode="rb") if file.gzipped else buffered  # type: ignore[assignment]
@@ -417,13 +431,9 @@ def read_file_documents(
             yield from _documents_of(stream, file, limit, reading, raw_jsonl=raw_jsonl, skippable=skippable, size=size)
             if not reading.stopped:
                 hashing.drain()
-            record["value"] = InputRecord(
-                source, hashing.digest.hexdigest(), complete=not reading.stopped, hashed_bytes=hashing.count
-            )
+            record["value"] = hashing.record(source, complete=not reading.stopped)
         except (gzip.BadGzipFile, EOFError, zlib.error) as error:
-            record["value"] = InputRecord(
-                source, hashing.digest.hexdigest(), complete=False, hashed_bytes=hashing.count
-            )
+            record["value"] = hashing.record(source, complete=False)
             reason = f"not a valid gzip stream: {os_reason(error)}"
             yield Document(source, None, None, syntax_finding(NOT_GZIP, source, None, reason))
         except OSError as error:

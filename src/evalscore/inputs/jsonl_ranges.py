@@ -1,8 +1,8 @@
 """A long, regular JSONL file cut into ranges of whole lines, each read where it is checked.
 
-The process that cuts reads the file once, to hash it and to find line breaks; the
-bytes themselves are read again by whoever checks a range, so they never travel
-between processes. Each range carries the identity of the file as it was when cut
+The process that cuts reads the file once, to find line breaks (and to hash it when the
+report shows the digest); the bytes themselves are read again by whoever checks a range, so
+they never travel between processes. Each range carries the identity of the file as it was when cut
 (inode, size, modification and status-change times): a reader that finds
 another identity says the file changed while it was read, instead of judging bytes
 that are not the ones hashed.
@@ -28,6 +28,12 @@ from evalscore.inputs.errors import os_reason
 from evalscore.inputs.paths import SourceFile, not_regular
 
 _READ_BYTES: Final = 1024 * 1024
+_BREAKS_FOUND_ONE_BY_ONE: Final = 512
+"""Line breaks looked for one at a time in a chunk, before the rest is counted in one pass.
+``find`` is memchr, which skips through a partner log's kilobyte-long lines (a MiB of 20 kB
+lines: 0.03 ms, against 0.5 ms for ``count``, which looks at every byte); short lines make it
+cost more per byte than ``count``, so past this many the chunk's rest is counted. Either way
+the cost is linear in the chunk, and at most about 1.25 times ``count`` alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +95,24 @@ def _open_regular(path: str) -> tuple[int, FileIdentity | None]:
 Ranges = Iterator[LineRange | Document]
 
 
-def line_ranges(file: SourceFile, target_bytes: int) -> tuple[Ranges, Callable[[], InputRecord]]:
+def line_breaks(chunk: bytes) -> int:
+    """How many ``\\n`` bytes ``chunk`` holds."""
+    breaks = 0
+    position = chunk.find(b"\n")
+    while position >= 0:
+        breaks += 1
+        if breaks == _BREAKS_FOUND_ONE_BY_ONE:
+            return breaks + chunk.count(b"\n", position + 1)
+        position = chunk.find(b"\n", position + 1)
+    return breaks
+
+
+def line_ranges(
+    file: SourceFile, target_bytes: int, *, digest: bool = True
+) -> tuple[Ranges, Callable[[], InputRecord]]:
     """Ranges of about ``target_bytes`` (more when a line is longer), in order, and the
-    file's record once they are consumed. A problem reading it is a document with the finding."""
+    file's record once they are consumed. A problem reading it is a document with the finding.
+    Without ``digest`` (a report that shows none), the record's ``sha256`` is None."""
     source = file.source
     record = {"value": InputRecord(source, None, complete=False, hashed_bytes=0)}
 
@@ -105,12 +126,13 @@ def line_ranges(file: SourceFile, target_bytes: int) -> tuple[Ranges, Callable[[
             if identity is None:
                 yield changed(source)
                 return
-            digest = hashlib.sha256()
+            hashing = hashlib.sha256() if digest else None
             start = offset = lines_before = lines = 0
             try:
                 while chunk := raw.read(min(_READ_BYTES, target_bytes)):
-                    digest.update(chunk)
-                    lines += chunk.count(b"\n")
+                    if hashing is not None:
+                        hashing.update(chunk)
+                    lines += line_breaks(chunk)
                     offset += len(chunk)
                     if offset - start >= target_bytes and (last := chunk.rfind(b"\n")) >= 0:
                         end = offset - len(chunk) + last + 1
@@ -124,7 +146,8 @@ def line_ranges(file: SourceFile, target_bytes: int) -> tuple[Ranges, Callable[[
             if identity_of(raw.fileno()) != identity or offset != identity.size:
                 yield changed(source)
                 return
-            record["value"] = InputRecord(source, digest.hexdigest(), complete=True, hashed_bytes=offset)
+            sha256 = None if hashing is None else hashing.hexdigest()
+            record["value"] = InputRecord(source, sha256, complete=True, hashed_bytes=0 if hashing is None else offset)
 
     return ranges(), lambda: record["value"]
 

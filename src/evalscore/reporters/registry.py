@@ -105,6 +105,8 @@ VALIDATION_REPORTERS: Final[dict[str, ValidationReporter]] = {
     "markdown": _validation_markdown,
     "sarif": _validation_sarif,
 }
+VALIDATION_FORMATS_WITH_DIGESTS: Final = frozenset({"json", "sarif"})
+"""The ``validate`` reports that show each input's SHA-256: for the others it is not computed."""
 SCORE_REPORTERS: Final[dict[str, ScoreReporter]] = {
     "text": _score_text,
     "json": _score_json,

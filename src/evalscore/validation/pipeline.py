@@ -48,6 +48,7 @@ def check_paths(
     jobs: int | None = None,
     findings_wanted: int | None = None,
     cluster: Client | None = None,
+    digests: bool = True,
 ) -> Iterator[CheckedArtifact]:
     """Check every artifact under ``paths``, one at a time, in order.
 
@@ -58,6 +59,7 @@ def check_paths(
     many (``CheckedArtifact.more_findings`` says when the search stopped): an invalid document
     then costs about what its valid twin costs. With ``cluster`` (a Dask client), the documents
     are checked on its workers instead (``evalscore.distributed``), but with ``keep_models``.
+    Without ``digests`` (a report that shows none), no input is hashed: each record's ``sha256`` is None.
     """
     workers = 1 if keep_models else worker_count(jobs)
     judge = partial(check_guarded, forced_kind=forced_kind, keep_model=keep_models, wanted=findings_wanted)
@@ -69,6 +71,7 @@ def check_paths(
         on_input=on_input,
         stdin=stdin,
         cluster=None if keep_models else cluster,
+        digests=digests,
     )
 
 
@@ -82,6 +85,7 @@ def judge_paths(
     stdin: IO[bytes] | None = None,
     skip: frozenset[FileKey] = frozenset(),
     cluster: Client | None = None,
+    digests: bool = True,
 ) -> Iterator[Judged]:
     """What ``judge`` gives for every document under ``paths`` (but the files in ``skip``), one at a
     time, in order.
@@ -94,9 +98,16 @@ def judge_paths(
         from evalscore.distributed.judging import judge_on_cluster  # noqa: PLC0415 - only with --dask
 
         return judge_on_cluster(
-            cluster, paths, judge, max_document_bytes=max_document_bytes, on_input=on_input, stdin=stdin, skip=skip
+            cluster,
+            paths,
+            judge,
+            max_document_bytes=max_document_bytes,
+            on_input=on_input,
+            stdin=stdin,
+            skip=skip,
+            digests=digests,
         )
-    return _judge_here(paths, judge, workers, max_document_bytes, on_input, stdin, skip)
+    return _judge_here(paths, judge, workers, max_document_bytes, on_input, stdin, skip, digests)
 
 
 def _judge_here(
@@ -107,6 +118,7 @@ def _judge_here(
     on_input: Callable[[InputRecord], None] | None,
     stdin: IO[bytes] | None,
     skip: frozenset[FileKey],
+    digests: bool,
 ) -> Iterator[Judged]:
     for file in expand_paths(paths, skip):
         in_parallel = (
@@ -118,12 +130,12 @@ def _judge_here(
             and can_parallelize(workers)
         )
         if in_parallel and not file.gzipped:
-            ranges, record = line_ranges(file, RANGE_BYTES)
+            ranges, record = line_ranges(file, RANGE_BYTES, digest=digests)
             guarded_ranges = guarded_reading(ranges, file.source)
             yield from judge_ranges_in_parallel(file.source, guarded_ranges, judge, max_document_bytes, workers)
         else:
             items, record = read_file_documents(
-                file, max_document_bytes, stdin if file.path == STDIN else None, raw_jsonl=in_parallel
+                file, max_document_bytes, stdin if file.path == STDIN else None, raw_jsonl=in_parallel, digest=digests
             )
             guarded = guarded_reading(items, file.source)
             if in_parallel:

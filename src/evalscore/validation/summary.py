@@ -68,8 +68,15 @@ class ValidationSummary:
     _listed_clean: int = 0
 
     def add(self, checked: CheckedArtifact) -> None:
-        verdict = self._verdict(checked)
         self.artifacts += 1
+        if not checked.findings:  # most artifacts: valid, nothing to count; no verdict made past the listing
+            if self._listed_clean < self.listed_per_group:
+                self._listed_clean += 1
+                self.verdicts.append(self._verdict(checked))
+            else:
+                self.unlisted += 1
+            return
+        verdict = self._verdict(checked)
         self.invalid += not verdict.valid(self.strict)
         self.unreadable += any(f.code == UNREADABLE for f in verdict.findings)
         self.internal_errors += any(f.code == INTERNAL_ERROR for f in verdict.findings)
