@@ -11,12 +11,14 @@ import functools
 import gzip
 import itertools
 import os
+import pickle
 import signal
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from evalscore.findings import Finding
 from evalscore.inputs import jsonl_ranges
 from evalscore.inputs.documents import Document
 from evalscore.inputs.jsonl_ranges import LineRange
@@ -220,3 +222,14 @@ def test_a_worker_that_dies_leaves_no_chunk_waiting_and_changes_no_verdict(
     monkeypatch.setattr(parallel, "_judge_chunk", dies_in_a_worker_on_the_third_chunk)
     assert verdicts(path, in_parallel=True) == expected
     assert (tmp_path / "died").exists()
+
+
+def test_a_verdict_crosses_between_processes_with_every_field_as_it_was() -> None:
+    finding = Finding("contract", "schema.type", "error", "/run_id", "not a string", "runs.jsonl", 3, 7)
+    sent = [
+        CheckedArtifact("runs.jsonl", 3, "run", (finding,), None, True),
+        CheckedArtifact("runs.jsonl", None, None, (), None, False),
+    ]
+    received = pickle.loads(pickle.dumps(sent, protocol=pickle.HIGHEST_PROTOCOL))
+    assert received == sent
+    assert [artifact.more_findings for artifact in received] == [True, False]

@@ -35,6 +35,7 @@ _CHUNK: Final = 1024 * 1024
 _BOM: Final = b"\xef\xbb\xbf"
 _JSON_OPENERS: Final = (b"{", b"[")
 JSON_WHITESPACE: Final = b" \t\r\n"
+_WHITESPACE_BYTES: Final = frozenset(JSON_WHITESPACE[index : index + 1] for index in range(len(JSON_WHITESPACE)))
 """RFC 8259's four; ``bytes.strip()`` also strips \\x0b and \\x0c, which are not JSON whitespace."""
 
 UNREADABLE = "ES001"
@@ -249,7 +250,7 @@ def _jsonl_documents(
             continue
         if number == 1:
             line = _without_bom(line)
-        if not line.strip(JSON_WHITESPACE):
+        if line[:1] in _WHITESPACE_BYTES and not line.strip(JSON_WHITESPACE):  # no copy of a line that opens a value
             continue
         seen_any = True
         yield (number, line) if raw else parse_json(line, source, number)
