@@ -5,7 +5,7 @@ report shows the digest); the bytes themselves are read again by whoever checks 
 they never travel between processes. Each range carries the identity of the file as it was when cut
 (inode, size, modification and status-change times): a reader that finds
 another identity says the file changed while it was read, instead of judging bytes
-that are not the ones hashed.
+that are not the ones cut (and hashed, when the report shows the digest).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def identity_of(descriptor: int) -> FileIdentity | None:
 def changed(source: str) -> Document:
     reason = (
         "the file changed while it was being read (its size, times or identity differ from when it was "
-        "opened); its lines were not all judged on the bytes hashed: read it again once it is written"
+        "opened); its lines were not all judged on the same bytes: read it again once it is written"
     )
     return Document(source, None, None, syntax_finding(UNREADABLE, source, None, reason))
 
@@ -172,7 +172,7 @@ class _Bounded(io.RawIOBase):
 
 
 class FileChangedError(Exception):
-    """The file is not the one that was cut into ranges: its verdicts would not be of the bytes hashed."""
+    """The file is not the one that was cut into ranges: its verdicts would not be of the bytes cut."""
 
 
 def range_documents(line_range: LineRange, limit: int) -> Iterator[Document]:
