@@ -49,6 +49,7 @@ def _table(lines: list[str]) -> list[str]:
 def test_the_benchmark_prints_one_table_with_every_command_and_shape(tmp_path: Path, seed_log: Path) -> None:
     lines = _bench(tmp_path, seed_log, "--large", "--scaling", "0.01", "--dask", "--dask-mb", "0.2")
     assert lines[0].startswith("evalscore bench, ")
+    assert lines[0].endswith("evalscore's modules compiled to bytecode first")
     assert lines[1].split() == HEADER
     rows = _table(lines)
     assert len(rows) == ROWS
