@@ -13,11 +13,12 @@ of tests/properties takes tens of minutes.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pytest
@@ -103,3 +104,20 @@ def langgraph_postgres_store(langgraph_runs: ModuleType, langgraph_store: Path, 
     """The runs of ``langgraph_store``, kept by PostgresSaver in the throwaway server."""
     langgraph_runs.copy_to_postgres(langgraph_store, postgres_url)
     return postgres_url
+
+
+@pytest.fixture
+def digests_made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many SHA-256 digests the readers start (one entry per digest)."""
+    from evalscore.inputs import documents, jsonl_ranges  # noqa: PLC0415 - only where it is used
+
+    made: list[int] = []
+
+    def counted_sha256() -> Any:
+        made.append(1)
+        return hashlib.sha256()
+
+    counting = SimpleNamespace(sha256=counted_sha256)
+    monkeypatch.setattr(documents, "hashlib", counting)
+    monkeypatch.setattr(jsonl_ranges, "hashlib", counting)
+    return made

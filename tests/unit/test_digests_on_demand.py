@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, SupportsIndex
 
 import pytest
@@ -16,7 +15,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalscore.cli.main import main
-from evalscore.inputs import documents, jsonl_ranges
 from evalscore.inputs.documents import InputRecord, read_file_documents
 from evalscore.inputs.jsonl_ranges import LineRange, line_breaks, line_ranges
 from evalscore.inputs.paths import expand_paths
@@ -110,21 +108,6 @@ def test_the_formats_said_to_show_digests_are_exactly_those_that_print_one() -> 
     printing = {name for name, render in VALIDATION_REPORTERS.items() if digest in render(summary, ReportStyle())}
     assert len(VALIDATION_REPORTERS) == 6
     assert printing == VALIDATION_FORMATS_WITH_DIGESTS == {"json", "sarif"}
-
-
-@pytest.fixture
-def digests_made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many SHA-256 digests the readers start (one entry per digest)."""
-    made: list[int] = []
-
-    def counted_sha256() -> Any:
-        made.append(1)
-        return hashlib.sha256()
-
-    counting = SimpleNamespace(sha256=counted_sha256)
-    monkeypatch.setattr(documents, "hashlib", counting)
-    monkeypatch.setattr(jsonl_ranges, "hashlib", counting)
-    return made
 
 
 @pytest.fixture

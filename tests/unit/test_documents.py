@@ -284,10 +284,12 @@ def test_jsonl_lines_come_parsed_unless_raw_lines_are_asked_for(tmp_path: Path) 
 
 def test_a_jsonl_input_without_a_line_holds_no_artifact() -> None:
     file = SourceFile("-", "jsonl", gzipped=False)
-    for data in (b"", b"\n\n \n"):
+    inputs = (b"", b"\n\n \n", BOM, BOM + b"\n", BOM + b" \t")
+    for data in inputs:
         assert read(file, stdin=io.BytesIO(data))[0] == [
             Document("-", None, None, finding("ES008", "-", None, "the JSONL input holds no line"))
-        ]
+        ], data
+    assert len(inputs) == 5
 
 
 @pytest.mark.parametrize("ending", [b"\n", b"\r\n"])

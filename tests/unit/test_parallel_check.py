@@ -14,6 +14,7 @@ import os
 import pickle
 import signal
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -226,10 +227,12 @@ def test_a_worker_that_dies_leaves_no_chunk_waiting_and_changes_no_verdict(
 
 def test_a_verdict_crosses_between_processes_with_every_field_as_it_was() -> None:
     finding = Finding("contract", "schema.type", "error", "/run_id", "not a string", "runs.jsonl", 3, 7)
+    model: Any = SimpleNamespace(run_id="r-1")  # a stand-in: models are built where they are used, never sent
     sent = [
         CheckedArtifact("runs.jsonl", 3, "run", (finding,), None, True),
-        CheckedArtifact("runs.jsonl", None, None, (), None, False),
+        CheckedArtifact("runs.jsonl", None, None, (), model, False),
     ]
     received = pickle.loads(pickle.dumps(sent, protocol=pickle.HIGHEST_PROTOCOL))
     assert received == sent
     assert [artifact.more_findings for artifact in received] == [True, False]
+    assert [artifact.model for artifact in received] == [None, model]

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from evalscore.cli import validate_command
 from evalscore.cli.main import main
 from evalscore.distributed.cluster import ClusterError, ClusterSpec
+from evalscore.reporters.registry import VALIDATION_FORMATS_WITH_DIGESTS, VALIDATION_REPORTERS
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 LOG: Final = ROOT / "examples" / "partner-log.jsonl"
@@ -70,6 +71,19 @@ def test_with_dask_the_files_are_judged_by_the_cluster_s_tasks(monkeypatch: pyte
     assert asked == [ClusterSpec(local_workers=2)]
     assert client.tasks == ["judge_range", "judge_file"]
     assert json.loads(result.stdout)["summary"]["valid"] == 3
+
+
+@pytest.mark.parametrize("output_format", sorted(VALIDATION_REPORTERS))
+def test_on_a_cluster_the_inputs_are_hashed_only_for_a_report_that_shows_the_digest(
+    output_format: str, monkeypatch: pytest.MonkeyPatch, digests_made: list[int]
+) -> None:
+    client = StandInClient()
+    using(monkeypatch, client)
+    arguments = ["validate", "--format", output_format, "--dask", "local:2", str(LOG), str(RUN)]
+    result = CliRunner().invoke(main, arguments)
+    assert result.exit_code == 0, result.output
+    assert client.tasks == ["judge_range", "judge_file"]
+    assert len(digests_made) == (2 if output_format in VALIDATION_FORMATS_WITH_DIGESTS else 0)
 
 
 def test_without_dask_no_cluster_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:

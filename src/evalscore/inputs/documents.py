@@ -35,8 +35,9 @@ _CHUNK: Final = 1024 * 1024
 _BOM: Final = b"\xef\xbb\xbf"
 _JSON_OPENERS: Final = (b"{", b"[")
 JSON_WHITESPACE: Final = b" \t\r\n"
-_WHITESPACE_BYTES: Final = frozenset(JSON_WHITESPACE[index : index + 1] for index in range(len(JSON_WHITESPACE)))
 """RFC 8259's four; ``bytes.strip()`` also strips \\x0b and \\x0c, which are not JSON whitespace."""
+_WHITESPACE_BYTES: Final = frozenset(JSON_WHITESPACE[index : index + 1] for index in range(len(JSON_WHITESPACE)))
+"""The same four, each as a one-byte ``bytes``: what ``line[:1]`` of a blank line can be."""
 
 UNREADABLE = "ES001"
 NOT_JSON = strict_json.NOT_JSON
@@ -250,8 +251,8 @@ def _jsonl_documents(
             continue
         if number == 1:
             line = _without_bom(line)
-        if line[:1] in _WHITESPACE_BYTES and not line.strip(JSON_WHITESPACE):  # no copy of a line that opens a value
-            continue
+        if (not line or line[:1] in _WHITESPACE_BYTES) and not line.strip(JSON_WHITESPACE):
+            continue  # a blank line (or a byte order mark alone); a line that opens a value is not copied to learn it
         seen_any = True
         yield (number, line) if raw else parse_json(line, source, number)
     if not seen_any and whole_input:
@@ -430,8 +431,8 @@ def read_file_documents(
             size = None if file.gzipped else (url_size(raw) if file.is_url else _regular_size(raw))
             skippable = file.is_url or size is not None or _is_regular(raw)  # a URL names a file of known size
             yield from _documents_of(stream, file, limit, reading, raw_jsonl=raw_jsonl, skippable=skippable, size=size)
-            if not reading.stopped:
-                hashing.drain()
+            if not reading.stopped and hashing.digest is not None:
+                hashing.drain()  # the digest covers every byte; without one, the rest need not be read
             record["value"] = hashing.record(source, complete=not reading.stopped)
         except (gzip.BadGzipFile, EOFError, zlib.error) as error:
             record["value"] = hashing.record(source, complete=False)

@@ -55,7 +55,7 @@ class CheckedArtifact:
     def __reduce__(self) -> tuple[type[CheckedArtifact], tuple[Any, ...]]:
         """Pickled as its fields, rebuilt by the constructor: a worker sends one per line of a long
         JSONL file, and the slotted dataclass's own state functions cost twice as much each way."""
-        return CheckedArtifact, (self.source, self.line, self.kind, self.findings, self.model, self.more_findings)
+        return type(self), (self.source, self.line, self.kind, self.findings, self.model, self.more_findings)
 
     @property
     def valid(self) -> bool:
