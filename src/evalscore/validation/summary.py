@@ -81,16 +81,12 @@ class ValidationSummary:
         self.unreadable += any(f.code == UNREADABLE for f in verdict.findings)
         self.internal_errors += any(f.code == INTERNAL_ERROR for f in verdict.findings)
         self.warnings += verdict.warnings
-        noteworthy = bool(verdict.findings) or not verdict.valid(self.strict)
-        if noteworthy and self._listed_with_findings < self.listed_per_group:
+        if self._listed_with_findings < self.listed_per_group:
             self._listed_with_findings += 1
-            self.verdicts.append(verdict)
-        elif not noteworthy and self._listed_clean < self.listed_per_group:
-            self._listed_clean += 1
             self.verdicts.append(verdict)
         else:
             self.unlisted += 1
-            self.unlisted_with_findings += noteworthy
+            self.unlisted_with_findings += 1
 
     def _verdict(self, checked: CheckedArtifact) -> ArtifactVerdict:
         if not checked.findings:  # most artifacts: nothing to order or count, and no search stopped early
