@@ -69,10 +69,11 @@ class ValidationSummary:
 
     def add(self, checked: CheckedArtifact) -> None:
         self.artifacts += 1
-        if not checked.findings:  # most artifacts: valid, nothing to count; no verdict made past the listing
+        if not checked.findings:  # most artifacts: valid, nothing to order or count; no verdict made past the listing
             if self._listed_clean < self.listed_per_group:
                 self._listed_clean += 1
-                self.verdicts.append(self._verdict(checked))
+                complete = not checked.more_findings
+                self.verdicts.append(ArtifactVerdict(checked.source, checked.line, checked.kind, 0, 0, (), 0, complete))
             else:
                 self.unlisted += 1
             return
@@ -89,8 +90,7 @@ class ValidationSummary:
             self.unlisted_with_findings += 1
 
     def _verdict(self, checked: CheckedArtifact) -> ArtifactVerdict:
-        if not checked.findings:  # most artifacts: nothing to order or count, and no search stopped early
-            return ArtifactVerdict(checked.source, checked.line, checked.kind, 0, 0, (), 0, not checked.more_findings)
+        """The verdict of an artifact with findings, the most useful first."""
         ordered = sorted(checked.findings, key=lambda f: (not f.is_error, _layer_rank(f.layer)))
         limit = self.max_findings if self.max_findings > 0 else MAX_KEPT_FINDINGS
         kept = tuple(ordered[:limit])
