@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from evalscore.pickled_as_fields import pickled_as_fields
+
 Layer = Literal["syntax", "contract", "coherence"]
 Severity = Literal["error", "warning"]
 
 
+@pickled_as_fields
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One problem with one artifact, located by source, line and JSON Pointer."""

@@ -23,6 +23,7 @@ from typing import Final, Literal, get_args
 from evalscore.models._base import Dimension
 from evalscore.models.review import StepScore
 from evalscore.models.run import AutoScore, DiscretionaryScore, MandatedGateScore, ScoringModel
+from evalscore.pickled_as_fields import pickled_as_fields
 
 DIMENSIONS: Final[tuple[Dimension, ...]] = get_args(Dimension)
 GOLDEN_PASS: Final = 2
@@ -38,6 +39,7 @@ DimensionTotals = tuple[tuple[Dimension, int, int], ...]
 _ZERO: Final = Fraction(0)
 
 
+@pickled_as_fields
 @dataclass(frozen=True, slots=True)
 class Aggregate:
     """Counts and exact sums over steps; combine with ``merge``."""

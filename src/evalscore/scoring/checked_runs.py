@@ -17,6 +17,7 @@ from typing import Final
 from evalscore.findings import Finding
 from evalscore.inputs.documents import Document
 from evalscore.models.run import RunOf, ScoringModel
+from evalscore.pickled_as_fields import pickled_as_fields
 from evalscore.scoring.engine import Partial, SourcedRun, score_run
 from evalscore.scoring.join import SuiteIndex, step_count
 from evalscore.scoring.signals import SignalParams
@@ -26,6 +27,7 @@ from evalscore.validation.internal_error import internal_error_finding
 RUN_KINDS: Final = frozenset({"run", "scored-run"})
 
 
+@pickled_as_fields
 @dataclass(frozen=True, slots=True)
 class RunOutcome:
     """What scoring one valid run gave, and what the caller needs to refuse it if it is met again."""
@@ -38,6 +40,7 @@ class RunOutcome:
     """The run's partial, or the internal error (``ES099``) met while scoring it."""
 
 
+@pickled_as_fields
 @dataclass(frozen=True, slots=True)
 class CheckedRun:
     """The verdict on one input document (never with its model), and its score when it is a valid run."""

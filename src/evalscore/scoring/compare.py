@@ -22,9 +22,11 @@ from pydantic import JsonValue
 
 from evalscore.findings import join_pointer
 from evalscore.models.run import AutoScore, DiscretionaryScore, MandatedGateScore, Pairing, ScoringModel
+from evalscore.pickled_as_fields import pickled_as_fields
 from evalscore.scoring.rederive import StepPlace
 
 
+@pickled_as_fields
 @dataclass(frozen=True, slots=True)
 class Disagreement:
     """The record says one thing, the evidence another."""
@@ -121,13 +123,12 @@ def compare_step(
     """Every disagreement between the recorded auto score and ``rederived`` (computed under ``model``)."""
     if recorded is None:
         return []
-    base = join_pointer(place.pointer, "auto_score")
     return [
         Disagreement(
             field=difference.field,
             recorded=difference.recorded,
             rederived=difference.rederived,
-            pointer=join_pointer(base, *difference.field.split(".")),
+            pointer=join_pointer(place.pointer, "auto_score", *difference.field.split(".")),
             source=place.source,
             run_id=place.run_id,
             task_id=place.task_id,

@@ -28,6 +28,7 @@ from evalscore import __version__
 from evalscore.models.review import ScoredStepResult
 from evalscore.models.run import GateEvent, RunOf, ScoringModel, StepResult
 from evalscore.models.suite import EvalSuite
+from evalscore.pickled_as_fields import pickled_as_fields
 from evalscore.scoring import aggregate as agg
 from evalscore.scoring.compare import Disagreement, compare_step
 from evalscore.scoring.decision import Scope, Scored, Thresholds, decide
@@ -81,6 +82,7 @@ RefusalTally = tuple[tuple[str, int, int], ...]
 """``(code, refusals, steps they cover)`` per refusal code, sorted by code."""
 
 
+@pickled_as_fields
 @dataclass(frozen=True, slots=True)
 class ModelRuns:
     """The runs recorded under one scoring model: how many, and the first ``SOURCES_PER_MODEL`` sources."""
@@ -91,6 +93,7 @@ class ModelRuns:
     """In input order."""
 
 
+@pickled_as_fields
 @dataclass(frozen=True, slots=True)
 class Partial:
     """What scoring part of a corpus gives; ``merge_partials`` combines parts in input order.

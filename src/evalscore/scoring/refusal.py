@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from evalscore.pickled_as_fields import pickled_as_fields
+
 RefusalCode = Literal[
     "ordering-unobserved",
     "suite-unknown",
@@ -30,6 +32,7 @@ SCORING_MODEL_UNAVAILABLE: Final = "scoring-model-unavailable"
 SCORING_MODELS_MIXED: Final = "scoring-models-mixed"
 
 
+@pickled_as_fields
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """evalscore will not print a figure here, and says why.

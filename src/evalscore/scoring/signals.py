@@ -17,6 +17,7 @@ from typing import Final
 
 from evalscore.instants import milliseconds_between, parse_instant
 from evalscore.models.run import GateEvent
+from evalscore.pickled_as_fields import pickled_as_fields
 from evalscore.visible_text import visible_key
 
 ToolTally = tuple[tuple[str | None, int, int], ...]
@@ -51,6 +52,7 @@ class SignalParams:
     ms_per_char: float = 8.0
 
 
+@pickled_as_fields
 @dataclass(frozen=True, slots=True)
 class Signals:
     """Counts over gate events; combine with ``merge_signals``."""

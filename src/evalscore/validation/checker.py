@@ -13,6 +13,7 @@ from evalscore.coherence import coherence_findings
 from evalscore.coherence.plain_runs import is_plainly_coherent
 from evalscore.findings import Finding, join_pointer
 from evalscore.inputs.documents import TOO_LARGE, UNREADABLE, Document
+from evalscore.pickled_as_fields import pickled_as_fields
 from evalscore.validation.contract_layer import contract_findings
 from evalscore.validation.internal_error import internal_error_finding
 from evalscore.validation.kinds import detect_kind
@@ -40,6 +41,7 @@ CONTRACT_CODES: Final[dict[str, str]] = {
 """Contract-layer codes other than ``schema.<keyword>``; docs/RULES.md lists them."""
 
 
+@pickled_as_fields
 @dataclass(frozen=True, slots=True)
 class CheckedArtifact:
     """The verdict on one document; ``model`` is kept only when the caller asks for it."""
@@ -51,11 +53,6 @@ class CheckedArtifact:
     model: BaseModel | None = None
     more_findings: bool = False
     """The document has more findings than were looked for (``findings`` is not all of them)."""
-
-    def __reduce__(self) -> tuple[type[CheckedArtifact], tuple[Any, ...]]:
-        """Pickled as its fields, rebuilt by the constructor: a worker sends one per line of a long
-        JSONL file, and the slotted dataclass's own state functions cost twice as much each way."""
-        return type(self), (self.source, self.line, self.kind, self.findings, self.model, self.more_findings)
 
     @property
     def valid(self) -> bool:
