@@ -228,5 +228,11 @@ def test_a_task_that_keeps_killing_its_workers_ends_the_run_with_exit_2_and_dask
     assert stdout == b""
     lines = [line for line in stderr.splitlines() if not line.startswith(b"evalscore: Dask dashboard at http")]
     assert len(lines) == 1
-    assert lines[0].startswith(b"evalscore validate: the Dask cluster failed a task (KilledWorker: ")
+    # The one worker also held the first file's finished result and the judge scattered to it: when
+    # the client had not fetched that result before the kill (a loaded machine), it is lost with the
+    # worker, cannot be made again without the scattered judge, and Dask cancels its future ("already
+    # forgotten"). Either is the cluster's own reason; the second was seen once under load, 2026-12-03.
+    lost = (b"(KilledWorker: ", b"(FutureCancelledError: ")
+    assert lines[0].startswith(b"evalscore validate: the Dask cluster failed a task ")
+    assert any(reason in lines[0] for reason in lost)
     assert not out.exists()
