@@ -23,7 +23,7 @@ import jsonschema
 import jsonschema_rs
 import pytest
 from _jsonschema_compat import install
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from pydantic import ValidationError
@@ -31,6 +31,7 @@ from pydantic import ValidationError
 from evalscore.coherence import RULES, coherence_findings
 from evalscore.contract.builder import ARTIFACT_KINDS, MODELS, SCHEMA_FILES
 from evalscore.inputs.yaml_loader import load_yaml
+from evalscore.validation import contract_layer
 
 install()
 
@@ -339,3 +340,18 @@ def test_a_task_calls_before_beyond_float_range_is_rejected_by_rule_es111_not_by
     assert schema_verdict("run", document)
     assert coherence_error_codes("run", document) == {"ES111"}
     assert_the_layers_agree("run", document)
+
+
+# --- explaining: only the rejected values entered, or the whole document walked --------------
+
+
+@given(mutated_fixture())
+def test_a_changed_fixture_is_explained_alike_whether_only_rejected_values_are_entered_or_all_of_it(
+    case: tuple[str, Any],
+) -> None:
+    kind, document = case
+    assume(not contract_layer.is_contract_valid(kind, document))  # type: ignore[arg-type]
+    whole_walk = jsonschema.Draft202012Validator(published_schema(kind))
+    entered = list(contract_layer.contract_findings(kind, document, at_most=21))  # type: ignore[arg-type]
+    assert entered
+    assert entered == list(contract_layer._explained(whole_walk, document, 21))

@@ -88,3 +88,42 @@ def test_every_contract_fixture_is_explained_as_the_unbounded_reference_explains
     bounded = list(contract_findings(kind, document, at_most=21))  # type: ignore[arg-type]
     assert bounded
     assert bounded == list(contract_layer._explained(unbounded, document, 21))
+
+
+def a_run_whose_last_step_is_wrong(steps: int) -> dict[str, Any]:
+    run = copy.deepcopy(RUN)
+    step = run["task_results"][0]["step_results"][0]
+    run["task_results"][0]["step_results"] = [{**step, "step_n": n + 1} for n in range(steps)]
+    run["task_results"][0]["step_results"][-1]["latency_ms"] = "slow"
+    return run
+
+
+def test_the_reference_validator_is_asked_only_about_the_values_jsonschema_rs_rejects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[Any] = []
+    reference_class = type(reference_validator("run"))
+    real_evolve = reference_class.evolve
+
+    def counting(self: Any, **changes: Any) -> Any:
+        asked.append(changes["schema"])
+        return real_evolve(self, **changes)
+
+    monkeypatch.setattr(reference_class, "evolve", counting)
+    local = contract_layer.local_errors("run")
+    assert local is not None
+    errors = list(local.errors(a_run_whose_last_step_is_wrong(500)))
+    assert [list(error.absolute_path) for error in errors] == [["task_results", 0, "step_results", 499, "latency_ms"]]
+    assert len(asked) == 6  # the run, task_results, its task, step_results, the last step, its latency
+    assert all(properties is True for schema in asked for properties in schema.get("properties", {}).values())
+
+
+@pytest.mark.parametrize("kind", ["run", "scored-run", "eval-suite", "step-score"])
+def test_every_artifact_s_schema_is_explained_by_entering_only_rejected_values(kind: str) -> None:
+    assert isinstance(contract_layer.local_errors(kind), contract_layer.LocalErrors)  # type: ignore[arg-type]
+
+
+def test_a_schema_with_references_is_explained_by_walking_it_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    with_reference = contract_layer._reference_validator_of({"$defs": {"n": {"type": "integer"}}, "$ref": "#/$defs/n"})
+    monkeypatch.setattr(contract_layer, "reference_validator", lambda _kind: with_reference)
+    assert contract_layer.local_errors.__wrapped__("run") is None

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from evalscore.inputs import positions
 from evalscore.inputs.positions import LOCATE_LIMIT, json_positions, yaml_positions
 
 DOCUMENT = b"""{
@@ -89,3 +90,35 @@ def test_each_pointer_is_placed_in_a_yaml_document(pointer: str, position: tuple
 
 def test_locating_is_kept_for_documents_of_a_few_mebibytes() -> None:
     assert LOCATE_LIMIT == 4 * 1024 * 1024
+
+
+def counted_descents(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The pointers whose values the locator reads member by member or steps over, in order."""
+    entered: list[str] = []
+    real = positions._descend
+
+    def counting(text: str, index: int, pointer: str, wanted: set[str], starts: dict[str, int]) -> int:
+        entered.append(pointer)
+        return real(text, index, pointer, wanted, starts)
+
+    monkeypatch.setattr(positions, "_descend", counting)
+    return entered
+
+
+def test_values_off_the_way_to_a_pointer_are_stepped_over_in_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    entered = counted_descents(monkeypatch)
+    document = json.dumps({"a": [{"x": [1, 2]}] * 10_000, "b": {"c": 1, "d": 2}}).encode()
+    assert json_positions(document, ["/b/d"]) == {"/b/d": (1, len(document) - 2)}
+    assert entered == ["", "/a", "/b", "/b/c", "/b/d"]
+
+
+def test_reading_stops_once_every_pointer_is_placed(monkeypatch: pytest.MonkeyPatch) -> None:
+    entered = counted_descents(monkeypatch)
+    document = json.dumps({"a": [7] * 10_000, "b": 1}).encode()
+    assert json_positions(document, ["/a/0"]) == {"/a/0": (1, 8)}
+    assert entered == ["", "/a", "/a/0"]
+
+
+def test_an_integer_past_int_s_digit_limit_does_not_stop_the_placing() -> None:
+    document = b'{"huge": ' + b"9" * 5_000 + b', "after": true}'
+    assert json_positions(document, ["/after"]) == {"/after": (1, 5_021)}

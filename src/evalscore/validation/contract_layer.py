@@ -24,11 +24,13 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Final
 
 import jsonschema_rs
+import orjson
 
 from evalscore.artifact_kinds import REPORT_SCHEMA_FILE, SCHEMA_FILES, ArtifactKind
 from evalscore.findings import Finding, JsonPath, join_pointer, pointer_of
 from evalscore.inputs.strict_json import NOT_JSON
 from evalscore.published import published_schema
+from evalscore.validation.local_errors import LocalErrors
 
 if TYPE_CHECKING:
     import jsonschema
@@ -194,7 +196,7 @@ def contract_findings(kind: ArtifactKind, document: Any, at_most: int | None = N
     """
     if is_contract_valid(kind, document):
         return
-    yield from _explained(reference_validator(kind), document, at_most)
+    yield from _explained(reference_validator(kind), document, at_most, local_errors(kind))
 
 
 @cache
@@ -212,16 +214,29 @@ def report_findings(document: Any) -> Iterator[Finding]:
     yield from _explained(reference, document)
 
 
+@cache
+def local_errors(kind: ArtifactKind) -> LocalErrors | None:
+    """The reference validator's errors of ``kind`` found in the values jsonschema-rs rejects; None for a
+    schema with a ``$ref`` (its subschemas cannot be checked on their own)."""
+    reference = reference_validator(kind)
+    return None if b'"$ref"' in orjson.dumps(reference.schema) else LocalErrors(reference)
+
+
 def _explained(
-    reference: jsonschema.Draft202012Validator, document: Any, at_most: int | None = None
+    reference: jsonschema.Draft202012Validator,
+    document: Any,
+    at_most: int | None = None,
+    local: LocalErrors | None = None,
 ) -> Iterator[Finding]:
-    """Why a document the fast validator rejected is invalid: numbers JSON cannot hold, else the schema's errors."""
+    """Why a document the fast validator rejected is invalid: numbers JSON cannot hold, else the schema's
+    errors, looked for in the values jsonschema-rs rejects (``local``), or by walking the whole document."""
     if not _finite_validator().is_valid(document):  # the document is walked in Python only when it holds one
         out_of_range = [_out_of_range(pointer) for pointer in itertools.islice(nonfinite_numbers(document), at_most)]
         if out_of_range:
             yield from out_of_range
             return
-    errors = sorted(itertools.islice(reference.iter_errors(document), at_most), key=_sort_key)
+    found = reference.iter_errors(document) if local is None else local.errors(document)
+    errors = sorted(itertools.islice(found, at_most), key=_sort_key)
     if not errors:
         yield Finding(
             layer="contract",
