@@ -65,12 +65,15 @@ def gate_covers(gate: MandatedGate, tool: str) -> bool:
     return tool in gate.before_tools
 
 
-def gate_for_call(gates: Sequence[MandatedGate], tool: str) -> MandatedGate | None:
-    """The first mandated gate, in declared order, whose ``before_tools`` contains ``tool``."""
+def gates_by_tool(gates: Sequence[MandatedGate]) -> dict[str, MandatedGate]:
+    """For each tool a gate covers, the first mandated gate, in declared order, whose ``before_tools``
+    contains it: made once per step, so a call finds its gate at once instead of trying every gate
+    (a step of 8,000 calls under a suite of 8,000 gates tried 64 million)."""
+    first: dict[str, MandatedGate] = {}
     for gate in gates:
-        if gate_covers(gate, tool):
-            return gate
-    return None
+        for tool in gate.before_tools:
+            first.setdefault(tool, gate)
+    return first
 
 
 def first_call_index(gate: MandatedGate, calls: Sequence[str]) -> int | None:
@@ -180,12 +183,13 @@ def match_v2(
     honored: list[str] = []
     violated: list[str] = []
     pairings: list[Pairing] = []
+    covering = gates_by_tool(gates)
     for call_index, tool in enumerate(calls):
         while arrived < len(by_arrival) and precedes_call(events[by_arrival[arrived]], call_index):
             index = by_arrival[arrived]
             heapq.heappush(waiting.setdefault(events[index].target_tool, []), index)
             arrived += 1
-        gate = gate_for_call(gates, tool)
+        gate = covering.get(tool)
         if gate is None:
             continue
         required.append(gate.id)

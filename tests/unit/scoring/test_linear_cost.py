@@ -147,6 +147,41 @@ def test_matching_n_gated_calls_to_n_approvals_looks_at_each_approval_a_bounded_
     assert 0 < len(looks) <= 3 * count
 
 
+@pytest.mark.parametrize("count", [500, 2000])
+def test_matching_n_calls_under_n_gates_walks_each_gate_s_tools_once_not_once_per_call(
+    count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every call is to the last gate's tool: the old matcher tried each gate for each call.
+    gates = [gate(f"g{index}", f"tool_{index}") for index in range(count)]
+    for each in gates:
+        object.__setattr__(each, "before_tools", LookedAtList(each.before_tools))
+    LookedAtList.looks = 0
+    events = [approval(f"tool_{count - 1}", before=0, uses=count)]
+    outcome = gate_matching.match_v2(gates, [f"tool_{count - 1}"] * count, events, "v3")
+    assert isinstance(outcome, MandatedGateScore)
+    assert outcome.honored == [f"g{count - 1}"] * count
+    assert LookedAtList.looks == count
+
+
+class LookedAtList(list):  # type: ignore[type-arg]
+    """A list that counts the times it is walked or searched."""
+
+    looks = 0
+
+    def __iter__(self) -> Any:
+        LookedAtList.looks += 1
+        return super().__iter__()
+
+    def __contains__(self, item: object) -> bool:
+        LookedAtList.looks += 1
+        return super().__contains__(item)
+
+
+def test_a_tool_two_gates_cover_is_governed_by_the_first_declared() -> None:
+    first, second = gate("first", REFUND, "delete"), gate("second", "delete", "lookup")
+    assert gate_matching.gates_by_tool([first, second]) == {REFUND: first, "delete": first, "lookup": second}
+
+
 class CountedList(list):  # type: ignore[type-arg]
     """A list that counts the walks over it."""
 
