@@ -19,16 +19,18 @@ _T = TypeVar("_T")
 def pickled_as_fields(cls: type[_T]) -> type[_T]:
     """Give a dataclass a ``__reduce__`` of ``(its class, its field values in order)``.
 
-    Every field must be an ``__init__`` parameter, in declaration order, so that the constructor
+    Every field must be a positional ``__init__`` parameter, in declaration order, so that the constructor
     rebuilds the value it was given; a class with another field, or with its own ``__reduce__``,
     is refused when decorated.
     """
     if "__reduce__" in vars(cls):
         raise TypeError(f"{cls.__name__} already says how it pickles")
     declared = fields(cls)  # type: ignore[arg-type]  # a dataclass, checked here at run time
-    not_in_init = [field.name for field in declared if not field.init]
+    not_in_init = [field.name for field in declared if not field.init or field.kw_only is True]
     if not_in_init:
-        raise TypeError(f"{cls.__name__} cannot be rebuilt from its fields: {', '.join(not_in_init)} not in __init__")
+        raise TypeError(
+            f"{cls.__name__} cannot be rebuilt from its fields: {', '.join(not_in_init)} not positional in __init__"
+        )
     names = [field.name for field in declared]
     values: Callable[[Any], Any] = attrgetter(*names)
     if len(names) == 1:

@@ -127,3 +127,23 @@ def test_a_schema_with_references_is_explained_by_walking_it_whole(monkeypatch: 
     with_reference = contract_layer._reference_validator_of({"$defs": {"n": {"type": "integer"}}, "$ref": "#/$defs/n"})
     monkeypatch.setattr(contract_layer, "reference_validator", lambda _kind: with_reference)
     assert contract_layer.local_errors.__wrapped__("run") is None
+
+
+def test_with_more_errors_than_are_looked_for_the_same_ones_are_kept_as_by_the_whole_walk() -> None:
+    run = copy.deepcopy(RUN)
+    step = run["task_results"][0]["step_results"][0]
+    run["task_results"][0]["step_results"][0] = {**step, "gate_events": [5] * 150, "agent_tool_calls": [5]}
+    whole_walk = jsonschema.Draft202012Validator(published_schema(contract_layer.SCHEMA_FILES["run"]))
+    entered = list(contract_findings("run", run, at_most=101))
+    assert len(entered) == 101
+    assert entered == list(contract_layer._explained(whole_walk, run, 101))
+    assert entered[0].pointer == "/task_results/0/step_results/0/agent_tool_calls/0"
+
+
+def test_a_member_whose_subschema_is_false_is_still_an_error_where_it_is() -> None:
+    schema = {"type": "object", "properties": {"gone": False, "kept": {"type": "integer"}}}
+    local = contract_layer.LocalErrors(contract_layer._reference_validator_of(schema))
+    document = {"gone": 1, "kept": "x"}
+    errors = [(error.message, list(error.absolute_path)) for error in local.errors(document)]
+    assert errors == [("False schema does not allow 1", []), ("'x' is not of type 'integer'", ["kept"])]
+    assert errors == [(error.message, list(error.absolute_path)) for error in local._reference.iter_errors(document)]

@@ -125,8 +125,15 @@ def test_a_field_left_out_of_init_is_refused_when_the_class_is_decorated() -> No
         made: int = field(init=False, default=0)
         also: int = field(init=False, default=1)
 
-    with pytest.raises(TypeError, match="fields: made, also not in __init__"):
+    @dataclass(frozen=True)
+    class Keyword:
+        given: int
+        named: int = field(kw_only=True, default=0)
+
+    with pytest.raises(TypeError, match="fields: made, also not positional in __init__"):
         pickled_as_fields(Derived)
+    with pytest.raises(TypeError, match="fields: named not positional in __init__"):
+        pickled_as_fields(Keyword)
 
 
 def test_a_class_that_already_says_how_it_pickles_is_refused() -> None:

@@ -26,33 +26,36 @@ Place = tuple[str | int, ...]
 
 
 def own_keywords(subschema: Any) -> Any:
-    """``subschema`` asking about the value alone: the members it names are known, not looked into."""
+    """``subschema`` asking about the value alone: the members it names are known, not looked into
+    (a member's subschema of ``true`` or ``false`` is kept: asking it is asking about the member's
+    presence, and it has no members of its own to enter)."""
     if not isinstance(subschema, dict):
         return subschema
     own = dict(subschema)
     if isinstance(own.get("properties"), dict):
-        own["properties"] = dict.fromkeys(own["properties"], True)
+        own["properties"] = {name: True if isinstance(sub, dict) else sub for name, sub in own["properties"].items()}
     for keyword in ("items", "additionalProperties"):
         if isinstance(own.get(keyword), dict):
             own[keyword] = True
     return own
 
 
-def members(subschema: Any, value: Any) -> Iterator[tuple[str | int, Any, Any]]:
-    """``(key or index, its subschema, the member)`` for each member ``own_keywords`` does not look into."""
-    if not isinstance(subschema, dict):
-        return
-    if isinstance(value, dict):
-        named = subschema.get("properties")
-        named = named if isinstance(named, dict) else {}
-        others = subschema.get("additionalProperties")
+def members(keyword: str, subschema: dict[str, Any], value: Any) -> Iterator[tuple[str | int, Any, Any]]:
+    """``(key or index, its subschema, the member)`` for each member that ``keyword`` of ``subschema``
+    looks into and ``own_keywords`` does not, in the order the reference validator enters them."""
+    named = subschema.get("properties")
+    named = named if isinstance(named, dict) else {}
+    if keyword == "properties" and isinstance(value, dict):
+        for key, member_schema in named.items():
+            if key in value and isinstance(member_schema, dict):
+                yield key, member_schema, value[key]
+    elif keyword == "additionalProperties" and isinstance(value, dict) and isinstance(subschema[keyword], dict):
         for key, member in value.items():
-            member_schema = named.get(key, others if key not in named else None)
-            if isinstance(member_schema, dict):
-                yield key, member_schema, member
-    elif isinstance(value, list) and isinstance(subschema.get("items"), dict):
+            if key not in named:
+                yield key, subschema[keyword], member
+    elif keyword == "items" and isinstance(value, list) and isinstance(subschema[keyword], dict):
         for index, member in enumerate(value):
-            yield index, subschema["items"], member
+            yield index, subschema[keyword], member
 
 
 class LocalErrors:
@@ -72,14 +75,23 @@ class LocalErrors:
         return bool(checker.is_valid(value))
 
     def errors(self, document: Any) -> Iterator[ValidationError]:
-        """The reference validator's errors, in document order of the values that hold them."""
+        """The reference validator's errors, in the order its walk of the whole document meets them."""
         yield from self._errors_at((), self._reference.schema, document)
 
     def _errors_at(self, place: Place, subschema: Any, value: Any) -> Iterator[ValidationError]:
+        """The errors at and under ``place``, keyword by keyword in the subschema's order, as the
+        reference validator's whole walk meets them (what is kept when a document has more errors
+        than are looked for depends on that order)."""
         if not isinstance(subschema, dict) or self._accepts(subschema, value):
             return
+        own: dict[str, list[ValidationError]] = {}
         for error in self._reference.evolve(schema=own_keywords(subschema)).iter_errors(value):
             error.relative_path.extendleft(reversed(place))
-            yield error
-        for key, member_schema, member in members(subschema, value):
-            yield from self._errors_at((*place, key), member_schema, member)
+            keyword = error.relative_schema_path[0] if error.relative_schema_path else ""
+            own.setdefault(str(keyword), []).append(error)  # the keyword of this subschema that made it
+        for keyword in subschema:
+            yield from own.pop(keyword, ())
+            for key, member_schema, member in members(keyword, subschema, value):
+                yield from self._errors_at((*place, key), member_schema, member)
+        for errors in own.values():  # none: every error's schema path starts with a keyword of the subschema
+            yield from errors
