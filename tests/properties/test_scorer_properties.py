@@ -21,8 +21,10 @@ from hypothesis import strategies as st
 
 from evalscore.models import Run, ScoredRun
 from evalscore.scoring import SourcedRun, engine, score
+from evalscore.scoring.compare import disagreement_text
 from evalscore.scoring.engine import Partial, build_report, merge_partials, score_run
 from evalscore.scoring.join import index_suites
+from evalscore.scoring.refusal import refusal_text
 from evalscore.scoring.report import ScoreReport
 from evalscore.scoring.signals import SignalParams
 from module_files import load_module
@@ -315,19 +317,34 @@ def test_merging_the_partials_of_any_split_equals_scoring_the_whole(
     assert_totals_match_the_documents(whole, docs, facts)
 
 
+def fitting(sizes: list[int], count: int, chars: int) -> int:
+    """How many of the first items a listing of ``count`` items and ``chars`` characters keeps."""
+    kept = used = 0
+    for size in sizes:
+        if kept == count or used + size > chars:
+            break
+        kept, used = kept + 1, used + size
+    return kept
+
+
 @CORPUS_SETTINGS
-@given(corpus(), MODES, st.data(), st.integers(0, 3), st.integers(0, 2))
+@given(corpus(), MODES, st.data(), st.integers(0, 3), st.integers(0, 2), st.integers(0, 400))
 def test_under_any_listing_bound_a_split_merges_into_the_whole_and_the_decision_sees_every_finding(
-    generated: Any, mode: tuple[bool, str | None], data: st.DataObject, listed: int, sources: int
+    generated: Any, mode: tuple[bool, str | None], data: st.DataObject, listed: int, sources: int, chars: int
 ) -> None:
     docs, _ = generated
     rederive, model = mode
     runs = sourced(docs)
     suites = [SUITE] if rederive else []
     unbounded = score(runs, suites, scoring_model=model)
-    with mock.patch.object(engine, "LISTED_PER_KIND", listed), mock.patch.object(engine, "SOURCES_PER_MODEL", sources):
-        index = index_suites(suites) if rederive else None
-        params = SignalParams()
+    index = index_suites(suites) if rederive else None
+    params = SignalParams()
+    whole = [score_run(run, index=index, scoring_model=model, signal_params=params) for run in runs]
+    with (
+        mock.patch.object(engine, "LISTED_PER_KIND", listed),
+        mock.patch.object(engine, "LISTED_TEXT", chars),
+        mock.patch.object(engine, "SOURCES_PER_MODEL", sources),
+    ):
         partials = [score_run(run, index=index, scoring_model=model, signal_params=params) for run in runs]
         cuts = sorted(data.draw(st.lists(st.integers(0, len(partials)), max_size=3)))
         groups = [partials[start:end] for start, end in itertools.pairwise([0, *cuts, len(partials)])]
@@ -335,11 +352,16 @@ def test_under_any_listing_bound_a_split_merges_into_the_whole_and_the_decision_
         bounded = score(runs, suites, scoring_model=model)
         assert build_report(merged, rederived=rederive, scoring_model=model) == bounded
     assert all(len(runs.sources) <= sources for runs in merged.recorded_models)
-    assert bounded.disagreements == unbounded.disagreements[:listed]
+    disagreements = [disagreement_text(item) for part in whole for item in part.disagreements]
+    assert len(disagreements) == len(unbounded.disagreements)
+    assert bounded.disagreements == unbounded.disagreements[: fitting(disagreements, listed, chars)]
     assert len(bounded.disagreements) + bounded.unlisted_disagreements == len(unbounded.disagreements)
     mixed = "scoring-models-mixed"
+    refusals = [refusal_text(item) for part in whole for item in part.refusals]
     found = [refusal for refusal in bounded.refusals if refusal.code != mixed]
-    assert found == [refusal for refusal in unbounded.refusals if refusal.code != mixed][:listed]
+    all_found = [refusal for refusal in unbounded.refusals if refusal.code != mixed]
+    assert len(refusals) == len(all_found)
+    assert found == all_found[: fitting(refusals, listed, chars)]
     assert len(bounded.refusals) + bounded.unlisted_refusals == len(unbounded.refusals)
     assert (bounded.decision, bounded.counts, bounded.rates) == (unbounded.decision, unbounded.counts, unbounded.rates)
 

@@ -14,7 +14,7 @@ from evalscore.findings import Finding, Layer, Severity
 from evalscore.reporters.validation_json import render_validation_json
 from evalscore.reporters.validation_text import render_validation_text
 from evalscore.validation.checker import CheckedArtifact
-from evalscore.validation.summary import MAX_KEPT_FINDINGS, ArtifactVerdict, ValidationSummary
+from evalscore.validation.summary import MAX_KEPT_FINDINGS, ArtifactVerdict, ValidationSummary, verdict_text
 
 
 def finding(layer: Layer, severity: Severity = "error", code: str = "X") -> Finding:
@@ -157,7 +157,8 @@ def test_past_the_listed_number_of_a_group_artifacts_are_counted_not_kept() -> N
     assert (report["summary"]["artifacts"], report["summary"]["valid"], report["summary"]["invalid"]) == (195, 125, 70)
     text = render_validation_text(summary)
     assert (
-        "... and 25 more artifact(s) with findings, not listed (past the first 50); the totals below count them" in text
+        "... and 25 more artifact(s) with findings, not listed (past the first 50, or 16,777,216 characters of "
+        "findings); the totals below count them" in text
     )
     assert text.rstrip().endswith("195 artifact(s) in 0 input(s): 125 valid, 70 invalid, 5 warning(s)")
 
@@ -178,3 +179,38 @@ def test_an_artifact_without_findings_has_a_complete_verdict_of_nothing_omitted(
     (verdict,) = summary.verdicts
     assert verdict == ArtifactVerdict("a.jsonl", 7, "run", 0, 0, (), 0, True)
     assert (summary.artifacts, summary.invalid, summary.warnings) == (1, 0, 0)
+
+
+def long_finding(pointer_chars: int, message_chars: int) -> Finding:
+    pointer = "/" + "p" * (pointer_chars - 1)
+    return Finding(layer="contract", code="X", severity="error", pointer=pointer, message="m" * message_chars)
+
+
+def test_artifacts_with_findings_are_listed_while_their_text_fits_and_not_after_the_first_that_does_not() -> None:
+    # Each verdict holds len("a.json") = 6 characters of source plus its findings' pointer and message.
+    summary = ValidationSummary(strict=False, max_findings=0, listed_text=100)
+    sizes = [(10, 20), (10, 24), (30, 30), (1, 1), (1, 1)]  # 36, 40: listed (76); 66: over 100; then closed
+    for n, (pointer, message) in enumerate(sizes):
+        summary.add(artifact(long_finding(pointer, message), line=n))
+    summary.add(artifact(line=9))  # a clean artifact is still listed: its group has its own bound
+    assert [verdict.line for verdict in summary.verdicts] == [0, 1, 9]
+    assert (summary.unlisted, summary.unlisted_with_findings, summary.invalid) == (3, 3, 5)
+    assert "(past the first 10,000, or 100 characters of findings)" in render_validation_text(summary)
+
+
+def test_an_artifact_whose_findings_fill_the_text_bound_exactly_is_listed() -> None:
+    summary = ValidationSummary(strict=False, max_findings=0, listed_text=6 + 40)
+    summary.add(artifact(long_finding(10, 30), line=1))
+    summary.add(artifact(long_finding(1, 0), line=2))  # 7 more characters: over the bound
+    assert [verdict.line for verdict in summary.verdicts] == [1]
+    assert summary.unlisted_with_findings == 1
+
+
+def test_the_text_of_a_verdict_counts_its_source_and_every_kept_finding() -> None:
+    found = Finding(layer="syntax", code="E", severity="error", pointer="/ab", message="xyz", source="s.json")
+    verdict = summary_of(artifact(found, found, source="in.jsonl")).verdicts[0]
+    assert verdict_text(verdict) == len("in.jsonl") + 2 * (3 + 3 + 6)
+
+
+def test_sixteen_mebicharacters_of_findings_are_listed() -> None:
+    assert ValidationSummary(strict=False, max_findings=3).listed_text == 16 * 2**20

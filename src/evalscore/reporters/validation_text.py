@@ -86,7 +86,8 @@ def _report_lines(summary: ValidationSummary, color: bool, verbosity: int) -> It
         if summary.unlisted_with_findings:
             yield (
                 f"... and {summary.unlisted_with_findings} more artifact(s) with findings, not listed "
-                f"(past the first {summary.listed_per_group:,}); the totals below count them"
+                f"(past the first {summary.listed_per_group:,}, or {summary.listed_text:,} characters of findings); "
+                "the totals below count them"
             )
     yield _totals_line(summary, color)
 

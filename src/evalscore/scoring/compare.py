@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pydantic import JsonValue
 
 from evalscore.findings import join_pointer
+from evalscore.listing import text_size
 from evalscore.models.run import AutoScore, DiscretionaryScore, MandatedGateScore, Pairing, ScoringModel
 from evalscore.pickled_as_fields import pickled_as_fields
 from evalscore.scoring.rederive import StepPlace
@@ -43,6 +44,20 @@ class Disagreement:
     step_n: int
     scoring_model: ScoringModel
     """The recorded scoring model both sides were computed under."""
+
+
+def disagreement_text(item: Disagreement) -> int:
+    """Characters of text a listed disagreement holds, its two values included (``listing.LISTED_TEXT``
+    bounds their sum)."""
+    return (
+        len(item.field)
+        + len(item.pointer)
+        + len(item.source)
+        + len(item.run_id)
+        + len(item.task_id)
+        + text_size(item.recorded)
+        + text_size(item.rederived)
+    )
 
 
 @dataclass(frozen=True, slots=True)

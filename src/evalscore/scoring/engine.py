@@ -24,18 +24,25 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
-from evalscore import __version__
+from evalscore import __version__, listing
+from evalscore.listing import Listing
 from evalscore.models.review import ScoredStepResult
 from evalscore.models.run import GateEvent, RunOf, ScoringModel, StepResult
 from evalscore.models.suite import EvalSuite
 from evalscore.pickled_as_fields import pickled_as_fields
 from evalscore.scoring import aggregate as agg
-from evalscore.scoring.compare import Disagreement, compare_step
+from evalscore.scoring.compare import Disagreement, compare_step, disagreement_text
 from evalscore.scoring.decision import Scope, Scored, Thresholds, decide
 from evalscore.scoring.intervals import DEFAULT_CONFIDENCE, Proportion, dimension_proportion, rate_proportion
 from evalscore.scoring.join import JoinedStep, SuiteIndex, index_suites, join_run, step_count
 from evalscore.scoring.rederive import Rederived, rederive_step
-from evalscore.scoring.refusal import RUN_REPEATED, SCORING_MODEL_UNAVAILABLE, SCORING_MODELS_MIXED, Refusal
+from evalscore.scoring.refusal import (
+    RUN_REPEATED,
+    SCORING_MODEL_UNAVAILABLE,
+    SCORING_MODELS_MIXED,
+    Refusal,
+    refusal_text,
+)
 from evalscore.scoring.report import (
     Counts,
     DisagreementEntry,
@@ -73,8 +80,10 @@ class SourcedRun:
 
 
 LISTED_PER_KIND: Final = 10_000
+LISTED_TEXT: Final = listing.LISTED_TEXT
 """Refusals, and disagreements, a report lists: past these they are counted, not kept, so memory
-does not grow with the input (a log where every step is refused has as many refusals as steps)."""
+does not grow with the input (a log where every step is refused has as many refusals as steps).
+Fewer are listed when they would hold more than ``listing.LISTED_TEXT`` characters of text."""
 SOURCES_PER_MODEL: Final = 10
 """Sources named per recorded scoring model (the mixed-model refusal); the other runs are counted."""
 
@@ -143,9 +152,11 @@ class PartialSum:
 
     __slots__ = (
         "_aggregate",
+        "_disagreement_listing",
         "_disagreements",
         "_model_runs",
         "_model_sources",
+        "_refusal_listing",
         "_refusals",
         "_signals",
         "_suites",
@@ -158,8 +169,10 @@ class PartialSum:
         self._aggregate = agg.AggregateSum()
         self._signals = SignalSum()
         self._disagreements: list[Disagreement] = []
+        self._disagreement_listing = Listing(LISTED_PER_KIND, LISTED_TEXT)
         self._unlisted_disagreements = 0
         self._refusals: list[Refusal] = []
+        self._refusal_listing = Listing(LISTED_PER_KIND, LISTED_TEXT)
         self._unlisted_refusals: dict[str, list[int]] = {}
         self._model_runs: dict[ScoringModel, int] = {}
         self._model_sources: dict[ScoringModel, list[str]] = {}
@@ -170,10 +183,13 @@ class PartialSum:
         self._aggregate.add(part.aggregate)
         self._signals.add(part.signals)
         self.add_disagreements(part.disagreements)
-        self._unlisted_disagreements += part.unlisted_disagreements
-        for refusal in fill(self._refusals, part.refusals, LISTED_PER_KIND):
-            self._count_unlisted(refusal.code, 1, refusal.steps)
+        if part.unlisted_disagreements:  # what the part left unlisted came after what it listed
+            self._disagreement_listing.close()
+            self._unlisted_disagreements += part.unlisted_disagreements
+        for refusal in part.refusals:
+            self._list_refusal(refusal)
         for code, refusals, steps in part.unlisted_refusals:
+            self._refusal_listing.close()
             self._count_unlisted(code, refusals, steps)
         for runs in part.recorded_models:
             self._add_model_runs(runs.model, runs.runs, runs.sources)
@@ -189,12 +205,19 @@ class PartialSum:
         self._signals.add(signals)
 
     def add_disagreements(self, items: Sequence[Disagreement]) -> None:
-        self._unlisted_disagreements += len(fill(self._disagreements, items, LISTED_PER_KIND))
+        for item in items:
+            if self._disagreement_listing.take(disagreement_text(item)):
+                self._disagreements.append(item)
+            else:
+                self._unlisted_disagreements += 1
 
     def add_refusal(self, refusal: Refusal) -> None:
         """A refusal, and the ``refusal.steps`` steps it removes from the auto-score rates."""
         self._aggregate.add_counts({"refused_steps": refusal.steps})
-        if len(self._refusals) < LISTED_PER_KIND:
+        self._list_refusal(refusal)
+
+    def _list_refusal(self, refusal: Refusal) -> None:
+        if self._refusal_listing.take(refusal_text(refusal)):
             self._refusals.append(refusal)
         else:
             self._count_unlisted(refusal.code, 1, refusal.steps)

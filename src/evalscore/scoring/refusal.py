@@ -50,3 +50,14 @@ class Refusal:
     task_id: str | None = None
     step_n: int | None = None
     steps: int = 1
+
+
+def refusal_text(refusal: Refusal) -> int:
+    """Characters of text a listed refusal holds (``listing.LISTED_TEXT`` bounds their sum)."""
+    return (
+        len(refusal.reason)
+        + len(refusal.pointer)
+        + len(refusal.source)
+        + len(refusal.run_id or "")
+        + len(refusal.task_id or "")
+    )

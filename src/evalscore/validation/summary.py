@@ -7,6 +7,7 @@ from typing import Final
 
 from evalscore.findings import Finding, Layer
 from evalscore.inputs.documents import INTERNAL_ERROR, UNREADABLE, InputRecord
+from evalscore.listing import LISTED_TEXT, Listing
 from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR
 
@@ -37,7 +38,16 @@ class ArtifactVerdict:
 
 LISTED_PER_GROUP: Final = 10_000
 """Artifacts listed by a report, per group: those with a finding (or invalid), and the clean rest.
-Memory must not grow with the input: past these, artifacts are counted, not kept."""
+Memory must not grow with the input: past these, artifacts are counted, not kept. Those with
+findings are also listed only while their findings hold at most ``listing.LISTED_TEXT`` characters."""
+
+
+def verdict_text(verdict: ArtifactVerdict) -> int:
+    """Characters of text a listed verdict holds: its source, and each kept finding's message,
+    pointer and source."""
+    return len(verdict.source) + sum(
+        len(finding.message) + len(finding.pointer) + len(finding.source) for finding in verdict.findings
+    )
 
 
 @dataclass(slots=True)
@@ -45,7 +55,8 @@ class ValidationSummary:
     """Everything ``evalscore validate`` found, ready for any reporter.
 
     Totals count every artifact; ``verdicts`` lists them in input order, the first
-    ``listed_per_group`` with findings and the first ``listed_per_group`` without; the others are
+    ``listed_per_group`` with findings (fewer when their findings would hold more than
+    ``listed_text`` characters) and the first ``listed_per_group`` without; the others are
     counted in ``unlisted`` (and, of those with findings, ``unlisted_with_findings``).
     """
 
@@ -64,8 +75,12 @@ class ValidationSummary:
     unlisted: int = 0
     unlisted_with_findings: int = 0
     listed_per_group: int = LISTED_PER_GROUP
-    _listed_with_findings: int = 0
+    listed_text: int = LISTED_TEXT
     _listed_clean: int = 0
+    _with_findings: Listing = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._with_findings = Listing(self.listed_per_group, self.listed_text)
 
     def add(self, checked: CheckedArtifact) -> None:
         self.artifacts += 1
@@ -82,8 +97,7 @@ class ValidationSummary:
         self.unreadable += any(f.code == UNREADABLE for f in verdict.findings)
         self.internal_errors += any(f.code == INTERNAL_ERROR for f in verdict.findings)
         self.warnings += verdict.warnings
-        if self._listed_with_findings < self.listed_per_group:
-            self._listed_with_findings += 1
+        if self._with_findings.take(verdict_text(verdict)):
             self.verdicts.append(verdict)
         else:
             self.unlisted += 1

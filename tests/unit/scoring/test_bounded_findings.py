@@ -15,9 +15,9 @@ import pytest
 
 from evalscore.reporters.score_text import render_score_text
 from evalscore.scoring import SourcedRun, engine, parse_report, score
-from evalscore.scoring.compare import Disagreement
+from evalscore.scoring.compare import Disagreement, disagreement_text
 from evalscore.scoring.engine import ModelRuns, Partial, PartialSum, merge_partials, sum_partials
-from evalscore.scoring.refusal import Refusal
+from evalscore.scoring.refusal import Refusal, refusal_text
 
 from .builders import REFUND, gate, run, step_def, step_result, suite, task_def
 
@@ -290,3 +290,82 @@ def test_refusals_added_one_at_a_time_past_the_bound_are_counted_not_listed(monk
     assert [refusal.pointer for refusal in part.refusals] == ["/0", "/1"]
     assert part.unlisted_refusals == (("task-unknown", 1, 2),)
     assert part.aggregate.refused_steps == 6
+
+
+# --- the text the listed items hold -------------------------------------------------------------
+
+
+def long_refusal(index: int, id_chars: int) -> Refusal:
+    run_id = f"{index}-" + "x" * id_chars
+    return Refusal(code="run-repeated", reason=f"run {run_id!r} again", pointer="/run_id", run_id=run_id)
+
+
+def test_refusals_are_listed_while_their_text_fits_and_none_after_the_first_that_does_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(engine, "LISTED_TEXT", 1_000)
+    total = PartialSum()
+    for index, id_chars in enumerate([100, 200, 600, 10, 10]):
+        total.add_refusal(long_refusal(index, id_chars))
+    part = total.total()
+    assert [refusal.run_id[:2] for refusal in part.refusals if refusal.run_id] == ["0-", "1-"]
+    assert part.unlisted_refusals == (("run-repeated", 3, 3),)
+    assert part.aggregate.refused_steps == 5
+
+
+def test_a_refusal_that_fills_the_text_bound_exactly_is_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    item = long_refusal(0, 50)
+    monkeypatch.setattr(engine, "LISTED_TEXT", refusal_text(item))
+    total = PartialSum()
+    total.add_refusal(item)
+    total.add_refusal(Refusal(code="run-repeated", reason="", pointer=""))  # no text: it fits in what is left
+    total.add_refusal(Refusal(code="run-repeated", reason="r", pointer=""))  # one character more than is left
+    assert (len(total.total().refusals), total.total().unlisted_refusals) == (2, (("run-repeated", 1, 1),))
+
+
+def test_disagreements_are_listed_while_their_text_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    small = disagreement(1)
+    long_list = Disagreement("gates.mandated.required", ["g" * 500], [], "/x", "a.json", "r", "t1", 2, "v2")
+    monkeypatch.setattr(engine, "LISTED_TEXT", disagreement_text(small) + 400)
+    total = PartialSum()
+    total.add_disagreements([small, long_list, disagreement(3)])
+    part = total.total()
+    assert ([item.step_n for item in part.disagreements], part.unlisted_disagreements) == ([1], 2)
+
+
+def test_a_part_that_left_items_unlisted_closes_the_listing_for_every_part_after_it() -> None:
+    unlisted = Partial(unlisted_disagreements=1, unlisted_refusals=(("step-unknown", 1, 1),))
+    merged = sum_partials([numbered(0, 1), unlisted, numbered(1, 1)])
+    assert [item.step_n for item in merged.disagreements] == [0]
+    assert [item.step_n for item in merged.refusals] == [0]
+    assert (merged.unlisted_disagreements, merged.unlisted_refusals) == (2, (("step-unknown", 2, 2),))
+
+
+def test_only_unlisted_refusals_close_the_refusals_and_only_unlisted_disagreements_the_disagreements() -> None:
+    no_refusal_listed = Partial(unlisted_refusals=(("step-unknown", 1, 1),))
+    merged = sum_partials([no_refusal_listed, numbered(0, 1)])
+    assert ([item.step_n for item in merged.disagreements], merged.refusals) == ([0], ())
+    no_disagreement_listed = Partial(unlisted_disagreements=1)
+    merged = sum_partials([no_disagreement_listed, numbered(0, 1)])
+    assert (merged.disagreements, [item.step_n for item in merged.refusals]) == ((), [0])
+
+
+def test_the_text_of_a_refusal_is_its_reason_pointer_source_run_and_task() -> None:
+    item = Refusal(code="task-unknown", reason="abc", pointer="/de", source="f.json", run_id="ghij", task_id="kl")
+    assert refusal_text(item) == 3 + 3 + 6 + 4 + 2
+    assert refusal_text(Refusal(code="task-unknown", reason="abc", pointer="")) == 3
+
+
+def test_the_text_of_a_disagreement_counts_both_values() -> None:
+    item = Disagreement("field", ["ab", "c"], {"k": "vw"}, "/pt", "src", "run", "task", 1, "v3")
+    assert disagreement_text(item) == 5 + 3 + 3 + 3 + 4 + 3 + 3
+
+
+def test_ids_of_a_megabyte_each_keep_a_bounded_memory() -> None:
+    def parts(count: int) -> Iterator[Partial]:
+        for index in range(count):
+            yield Partial(refusals=(long_refusal(index, 2**20),))
+
+    total = sum_partials(parts(40))  # 40 refusals of 2 MiB of text each: 16 MiB holds 7
+    assert len(total.refusals) == 7
+    assert total.unlisted_refusals == (("run-repeated", 33, 33),)
