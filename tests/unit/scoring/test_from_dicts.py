@@ -75,17 +75,18 @@ def model_default(model: Any, name: str) -> Any:
         (defaults.SCORING_MODEL, RunOf, "scoring_model"),
         (list(defaults.GATE_EVENTS), StepResult, "gate_events"),
         (dict(defaults.GATES), None, "gates"),
-        (defaults.DISTRACTION_ACTED, AutoScore, "distraction_acted"),
         (list(defaults.PAIRINGS), MandatedGateScore, "pairings"),
-        (defaults.TASK_CALLS_BEFORE, GateEvent, "task_calls_before"),
-        (defaults.USES, GateEvent, "uses"),
-        (defaults.OPENED_AT, GateEvent, "opened_at"),
-        (defaults.RESOLVED_AT, GateEvent, "resolved_at"),
-        (defaults.DECISION_LATENCY_MS, GateEvent, "decision_latency_ms"),
-        (defaults.DECISION_LATENCY_UPPER_BOUND_MS, GateEvent, "decision_latency_upper_bound_ms"),
         (list(defaults.OVERSEERS), GateEvent, "overseers"),
         (defaults.PRE_FILLED, StepScore, "pre_filled"),
-        (dict(defaults.DIMENSIONS), StepScore, "dimensions"),
+        # Read with dict.get, which gives None (no grade: an empty mapping, for the dimensions).
+        (None, AutoScore, "distraction_acted"),
+        (None, GateEvent, "task_calls_before"),
+        (None, GateEvent, "uses"),
+        (None, GateEvent, "opened_at"),
+        (None, GateEvent, "resolved_at"),
+        (None, GateEvent, "decision_latency_ms"),
+        (None, GateEvent, "decision_latency_upper_bound_ms"),
+        ({}, StepScore, "dimensions"),
     ],
 )
 def test_each_default_the_dict_scorer_reads_is_the_model_s_own(copied: Any, model: Any, name: str) -> None:
@@ -200,10 +201,10 @@ def test_a_compiled_step_keeps_its_expected_tools_mode_and_blockers_lower_cased(
     task = compile_index(index_suites([SUITE])).suites[("suite", "1.0.0")].tasks["t1"]
     first = task.steps[1]
     assert (first.n, first.expected, first.mode) == (1, frozenset({REFUND, "lookup"}), "subset")
-    assert (first.blocker_ids, first.descriptions, first.blank) == (
+    assert (first.blocker_ids, first.descriptions, first.texts_v3) == (
         ("b-order", "b-blank"),
         ("the order id", " "),
-        (False, True),
+        ("the order id", None),
     )
     assert (task.numbers, task.is_distraction, task.has_gates) == ((1, 2, 3), False, True)
     assert task.gate_of_tool == {REFUND: "g-refund", "delete": "g-wide"}
@@ -226,7 +227,7 @@ def test_a_task_remembers_the_checks_of_the_first_tool_names_only(monkeypatch: p
     assert task.unknown_tool("Issue_Refund") is not None
     assert task.unknown_tool("c") is None
     assert task.checked_tools == {"a": None, "Issue_Refund": task.checked_tools["Issue_Refund"]}
-    assert task.unknown_tool("Issue_Refund") == task.checked_tools["Issue_Refund"]
+    assert task.unknown_tool("Issue_Refund") == task.checked_tools["Issue_Refund"] is not None
 
 
 def test_the_index_keeps_ambiguous_keys_and_every_suite_given_in_order() -> None:
@@ -652,6 +653,7 @@ def test_only_an_approved_request_is_binned_fast_or_of_unknown_latency() -> None
     assert (others.fast_approvals, others.fast_approvals_by_bound, others.approval_latency_unknown) == (0, 0, 0)
     assert (others.approval_latency_bins, others.latency_unavailable) == ((), 1)
     assert (others.approvals, others.denials, others.resolved_gates) == (1, 1, 3)
+    assert (others.by_target_tool, others.decided_requests, others.denied_requests) == (((REFUND, 0, 1),), 1, 1)
 
 
 def test_decisions_are_tallied_per_target_tool_null_first_and_unresolved_requests_apart() -> None:
@@ -662,12 +664,13 @@ def test_decisions_are_tallied_per_target_tool_null_first_and_unresolved_request
         event(target_tool="a"),
         event(target_tool="a", resolution="unresolved"),
         event(target_tool="a", resolution="unresolved"),
+        event(target_tool=None, resolution="unresolved"),
         event(kind="question", target_tool=None, resolution="unresolved"),
         event(kind="question", target_tool=None, resolution="answered"),
     )
     assert total.by_target_tool == ((None, 0, 1), ("a", 1, 1), ("b", 1, 0))
-    assert total.unresolved_by_target_tool == (("a", 2),)
-    assert (total.decided_requests, total.denied_requests, total.unresolved, total.resolved_gates) == (4, 2, 3, 5)
+    assert total.unresolved_by_target_tool == ((None, 1), ("a", 2))
+    assert (total.decided_requests, total.denied_requests, total.unresolved, total.resolved_gates) == (4, 2, 4, 5)
     assert (total.approvals, total.denials) == (2, 2)
 
 
@@ -852,3 +855,75 @@ def test_a_run_scored_under_v2_is_the_model_s_and_names_its_source() -> None:
     assert total.aggregate.mandated_honored == 1
     assert total.recorded_models == (engine.ModelRuns("v2", 1, ("run.json",)),)
     assert partial(doc).aggregate.mandated_honored == 0
+
+
+def test_the_facts_of_several_steps_add_up() -> None:
+    asks = [question("b-order", before=0), question("x", "is the order id known?", before=0)]
+    steps = [
+        step_result(1, [REFUND], events=asks, score=review(1, golden=3, calibration=2, explainability=1)),
+        step_result(2, [REFUND, "lookup"], events=asks[:1], score=review(2, golden=2, calibration=3)),
+        step_result(3, ["lookup"], events=asks, score=review(3, golden=None, pre_filled=True)),
+    ]
+    for model in ("v2", "v3"):
+        doc = one_step(model=model)
+        doc["task_results"][0]["step_results"] = copy.deepcopy(steps)
+        same(doc, model=model)
+        total = partial(doc, model=model).aggregate
+        assert (total.reviewed_steps, total.golden_graded, total.golden_passed, total.prefilled) == (3, 2, 2, 1)
+        grades = {name: (grade, count) for name, grade, count in total.dimension_totals}
+        assert (grades["calibration"], grades["explainability"]) == ((5, 2), (1, 1))
+        assert (total.asked, total.matched) == (5, 2)
+        basis = (total.addressed_basis_steps, total.matched_basis_steps)
+        assert basis == ((3, 0) if model == "v3" else (0, 3))
+        assert total.addressed_blockers + total.matched_blockers == 2
+        assert total.addressed + total.recall_matched == (1 if model == "v3" else 2)
+    tally = StepTally()
+    for _ in range(2):
+        tally.add_discretionary((3, 2, 1, 0, 1))
+        tally.add_discretionary((4, 2, 2, 0, None))
+    twice = tally.total()
+    assert (twice.addressed_basis_steps, twice.addressed, twice.addressed_blockers) == (2, 2, 6)
+    assert (twice.matched_basis_steps, twice.recall_matched, twice.matched_blockers) == (2, 4, 8)
+
+
+def test_lists_of_gate_ids_in_another_order_are_the_same_multiset() -> None:
+    recorded = {
+        "tool_match": False,
+        "distraction_caught": None,
+        "gates": {
+            "mandated": {
+                "required": ["g-refund", "g-wide"],
+                "honored": [],
+                "violated": ["g-refund", "g-wide"],
+            },
+            "discretionary": {"blockers": 0, "asked": 0, "matched": 0, "unprompted": 0},
+        },
+    }
+    doc = one_step(step=step_result(2, ["delete", REFUND], auto_score=recorded))
+    same(doc)
+    assert [item.field for item in partial(doc).disagreements] == ["gates.discretionary"]
+
+
+def test_a_recorded_mandated_score_without_pairings_disagrees_whole_with_a_step_without_gates() -> None:
+    recorded = {
+        "tool_match": True,
+        "distraction_caught": None,
+        "gates": {"mandated": {"required": [], "honored": [], "violated": []}, "discretionary": None},
+    }
+    doc = one_step("free", step_result(1, [], auto_score=recorded))
+    same(doc)
+    (item,) = partial(doc).disagreements
+    assert (item.field, item.recorded, item.rederived) == (
+        "gates.mandated",
+        {"required": [], "honored": [], "violated": [], "pairings": []},
+        None,
+    )
+
+
+def test_strict_and_any_steps_are_matched_under_their_own_mode() -> None:
+    strict = one_step(step=step_result(2, [REFUND, "lookup"]))
+    same(strict)
+    assert partial(strict).aggregate.tool_match_false == 1
+    any_of = one_step(step=step_result(3, ["search"]))
+    same(any_of)
+    assert partial(any_of).aggregate.tool_match_true == 1

@@ -29,8 +29,8 @@ class CompiledStep:
     """One per blocker, in declared order (an id given twice is two blockers)."""
     descriptions: tuple[str, ...]
     """Each blocker's description, lower-cased, in the order of ``blocker_ids``."""
-    blank: tuple[bool, ...]
-    """Each blocker's description is empty once trimmed (under v3 it never matches by text)."""
+    texts_v3: tuple[str | None, ...]
+    """``descriptions`` as v3 matches them: None for one that is empty once trimmed (never by text)."""
 
 
 @dataclass(slots=True)
@@ -84,7 +84,7 @@ def compile_step(step: EvalStep) -> CompiledStep:
         mode=step.scoring_hints.tool_match,
         blocker_ids=tuple(blocker.id for blocker in blockers),
         descriptions=tuple(blocker.description.lower() for blocker in blockers),
-        blank=tuple(not blocker.description.strip() for blocker in blockers),
+        texts_v3=tuple(blocker.description.lower() if blocker.description.strip() else None for blocker in blockers),
     )
 
 

@@ -11,7 +11,6 @@ import heapq
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from evalscore.scoring.from_dicts import defaults
 from evalscore.scoring.from_dicts.compiled import CompiledStep
 
 Mandated = tuple[list[str], list[str], list[str], list[tuple[int, int, str]]]
@@ -22,15 +21,11 @@ Discretionary = tuple[int, int, int, int, int | None]
 
 def unordered_events(events: Sequence[Mapping[str, Any]]) -> tuple[int, ...]:
     """Indices of the events whose ``task_calls_before`` is null or absent."""
-    return tuple(
-        index
-        for index, event in enumerate(events)
-        if event.get("task_calls_before", defaults.TASK_CALLS_BEFORE) is None
-    )
+    return tuple(index for index, event in enumerate(events) if event.get("task_calls_before") is None)
 
 
 def budget_of(event: Mapping[str, Any]) -> int:
-    uses = event.get("uses", defaults.USES)
+    uses = event.get("uses")
     return 1 if uses is None else uses
 
 
@@ -94,9 +89,7 @@ def discretionary(step: CompiledStep, questions: Sequence[tuple[str, str]], v3: 
     blockers = len(step.blocker_ids)
     if not blockers and not questions:
         return None
-    texts = [
-        None if v3 and blank else description for description, blank in zip(step.descriptions, step.blank, strict=True)
-    ]
+    texts = step.texts_v3 if v3 else step.descriptions
     matched = sum(1 for question in questions if any(addresses(question, step, texts, b) for b in range(blockers)))
     asked = len(questions)
     unprompted = 0 if blockers else asked

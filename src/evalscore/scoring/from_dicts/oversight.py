@@ -17,22 +17,19 @@ from evalscore.scoring.signals import (
     latency_bin,
     timestamp_latency,
 )
+from evalscore.scoring.signals import _tool_order as tool_order
 
 
 def latency_of(event: Mapping[str, Any]) -> float | None:
     """``signals.latency_ms``: the recorded latency, else the difference of both timestamps, else unknown."""
-    recorded = event.get("decision_latency_ms", defaults.DECISION_LATENCY_MS)
+    recorded = event.get("decision_latency_ms")
     if recorded is not None:
         return recorded  # type: ignore[no-any-return]
-    opened = event.get("opened_at", defaults.OPENED_AT)
-    resolved = event.get("resolved_at", defaults.RESOLVED_AT)
+    opened = event.get("opened_at")
+    resolved = event.get("resolved_at")
     if opened is None or resolved is None:
         return None
     return timestamp_latency(opened, resolved)
-
-
-def tool_order(tool: str | None) -> tuple[bool, str]:
-    return (tool is not None, tool or "")
 
 
 class SignalCounter:
@@ -125,7 +122,7 @@ class SignalCounter:
 
     def fast_by_bound(self, event: Mapping[str, Any]) -> bool:
         """An observed upper bound on the unknown latency below the reading floor (``signals.is_fast_by_bound``)."""
-        bound = event.get("decision_latency_upper_bound_ms", defaults.DECISION_LATENCY_UPPER_BOUND_MS)
+        bound = event.get("decision_latency_upper_bound_ms")
         return bound is not None and bound < self.reading_floor(event["surfaced"])
 
     def total(self) -> Signals:

@@ -33,7 +33,7 @@ def differences(
         yield "tool_match", recorded["tool_match"], tool_match
     if recorded["distraction_caught"] != caught:
         yield "distraction_caught", recorded["distraction_caught"], caught
-    recorded_acted = recorded.get("distraction_acted", defaults.DISTRACTION_ACTED)
+    recorded_acted = recorded.get("distraction_acted")
     if recorded_acted is not None and recorded_acted != acted:
         yield "distraction_acted", recorded_acted, acted
     gates = recorded.get("gates", defaults.GATES)
@@ -86,8 +86,10 @@ def mandated_differences(recorded: Mapping[str, Any] | None, derived: Mandated |
         if (recorded is None) != (derived is None):
             yield "gates.mandated", mandated_dump(recorded), derived_mandated_dump(derived)
         return
-    for name, right in zip(MANDATED_LISTS, derived[:3], strict=True):
+    lists: tuple[list[str], ...] = derived[:3]
+    for position, name in enumerate(MANDATED_LISTS):
         left: list[str] = recorded[name]
+        right = lists[position]
         if left != right and sorted(left) != sorted(right):
             yield f"gates.mandated.{name}", list(left), list(right)
     pairings = recorded.get("pairings", defaults.PAIRINGS)
@@ -112,7 +114,12 @@ def discretionary_dump(recorded: Mapping[str, Any] | None) -> JsonValue:
 def derived_discretionary_dump(derived: Discretionary | None) -> JsonValue:
     if derived is None:
         return None
-    dump: dict[str, JsonValue] = dict(zip(DISCRETIONARY_COUNTS, derived[:4], strict=True))
+    dump: dict[str, JsonValue] = {
+        "blockers": derived[0],
+        "asked": derived[1],
+        "matched": derived[2],
+        "unprompted": derived[3],
+    }
     if derived[4] is not None:
         dump["addressed"] = derived[4]
     return dump

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any, Final
 
 from evalscore.models.run import ScoringModel
-from evalscore.scoring.from_dicts import defaults
 
 DICT_MODELS: Final = frozenset({"v2", "v3"})
 """The models the dict scorer re-derives under."""
@@ -22,7 +21,7 @@ def scores_from_dict(document: Any, model: ScoringModel) -> bool:
     """The dict scorer gives this document's partial (should it be a valid run) re-derived under ``model``."""
     if model not in DICT_MODELS or not isinstance(document, dict):
         return False
-    if document.get("scoring_model", defaults.SCORING_MODEL) == model:
+    if document.get("scoring_model") == model:  # left out, it is v1, which is never ``model`` here
         return True
     return not has_recorded_score(document.get("task_results"))
 

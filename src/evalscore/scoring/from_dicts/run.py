@@ -187,8 +187,8 @@ class RunScoring:
             unordered = unordered_events(events)
             if unordered:
                 pointer = step_pointer(task_index, step_index, "gate_events", unordered[0], "task_calls_before")
-                reason = OrderingUnobserved(unordered, pointer).reason
-                self.refuse(self.step_refusal(ORDERING_UNOBSERVED, reason, pointer, task, n))
+                unobserved = OrderingUnobserved(unordered, pointer)
+                self.refuse(self.step_refusal(ORDERING_UNOBSERVED, unobserved.reason, unobserved.pointer, task, n))
                 return
             mandated = match_mandated(task.gate_of_tool, calls, events, self.v3)
         self.rederived(task, suite_step, step, calls, events, mandated, (task_index, step_index, n))

@@ -77,10 +77,11 @@ class StepTally:
         if golden is not None:
             self.golden_graded += 1
             self.golden_passed += grade_of(golden) >= GOLDEN_PASS
-        grades = review.get("dimensions", defaults.DIMENSIONS)
-        if grades:
-            for sums, dimension in zip(self.dimensions, DIMENSIONS, strict=True):
+        grades = review.get("dimensions")
+        if grades:  # left out, it is empty: no grade
+            for position, dimension in enumerate(DIMENSIONS):
                 if dimension in grades:
+                    sums = self.dimensions[position]
                     sums[0] += grade_of(grades[dimension])
                     sums[1] += 1
 
@@ -91,8 +92,8 @@ class StepTally:
         mandated: Mandated | None,
         discretionary: Discretionary | None,
     ) -> None:
-        """A re-derived auto score (``aggregate.auto_counts``); ``discretionary`` carries ``addressed``
-        exactly under v3."""
+        """A re-derived auto score (``aggregate.auto_counts``; a re-derived step is never unscored);
+        ``discretionary`` carries ``addressed`` exactly under v3."""
         self.scored_steps += 1
         self.tool_match[TOOL_MATCH_SLOT[tool_match]] += 1
         if caught is not None:
@@ -122,7 +123,6 @@ class StepTally:
         return Aggregate(
             total_steps=self.total_steps,
             reviewed_steps=self.reviewed_steps,
-            unscored_steps=0,
             refused_steps=self.refused_steps,
             scored_steps=self.scored_steps,
             tool_match_true=true,
@@ -133,8 +133,8 @@ class StepTally:
             golden_passed=self.golden_passed,
             golden_graded=self.golden_graded,
             dimension_totals=tuple(
-                (dimension, grade_sum, count)
-                for dimension, (grade_sum, count) in zip(DIMENSIONS, self.dimensions, strict=True)
+                (dimension, self.dimensions[position][0], self.dimensions[position][1])
+                for position, dimension in enumerate(DIMENSIONS)
             ),
             mandated_honored=self.mandated_honored,
             mandated_required=self.mandated_required,
