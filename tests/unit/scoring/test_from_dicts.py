@@ -590,6 +590,19 @@ def test_recorded_dumps_copy_the_lists_they_show() -> None:
     assert all(
         derived_dump[name] is not value for name, value in zip(recorded_module.MANDATED_LISTS, derived, strict=False)
     )
+    assert recorded_module.derived_discretionary_dump((2, 3, 1, 0, None)) == {
+        "blockers": 2,
+        "asked": 3,
+        "matched": 1,
+        "unprompted": 0,
+    }
+    assert recorded_module.derived_discretionary_dump((5, 4, 3, 2, 1)) == {
+        "blockers": 5,
+        "asked": 4,
+        "matched": 3,
+        "unprompted": 2,
+        "addressed": 1,
+    }
     assert recorded_module.discretionary_dump(None) is None
     assert recorded_module.derived_discretionary_dump(None) is None
     assert recorded_module.mandated_dump(None) is None

@@ -86,7 +86,7 @@ def mandated_differences(recorded: Mapping[str, Any] | None, derived: Mandated |
         if (recorded is None) != (derived is None):
             yield "gates.mandated", mandated_dump(recorded), derived_mandated_dump(derived)
         return
-    lists: tuple[list[str], ...] = derived[:3]
+    lists = (derived[0], derived[1], derived[2])
     for position, name in enumerate(MANDATED_LISTS):
         left: list[str] = recorded[name]
         right = lists[position]
