@@ -156,14 +156,14 @@ def test_traceback_shows_where_an_internal_error_happened(tmp_path: Path, monkey
 def test_an_internal_error_while_scoring_one_run_exits_70_and_scores_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = checked_runs.score_run
+    real = checked_runs.score_run_dict  # runs re-derived against a suite are scored from their dict
 
-    def score_run(sourced: Any, **options: Any) -> Any:
-        if sourced.run.run_id == "partner-2026-11-02-a":
+    def score_run_dict(run: Any, *options: Any) -> Any:
+        if run["run_id"] == "partner-2026-11-02-a":
             raise ZeroDivisionError("a bug planted by the test")
-        return real(sourced, **options)
+        return real(run, *options)
 
-    monkeypatch.setattr(checked_runs, "score_run", score_run)
+    monkeypatch.setattr(checked_runs, "score_run_dict", score_run_dict)
     result = invoke("score", LOG, "--suite", SUITE, "--format", "json")
     assert result.exit_code == 70
     assert "ES099" in result.stdout

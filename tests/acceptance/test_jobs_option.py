@@ -174,14 +174,14 @@ def test_a_bug_on_one_run_gives_the_same_report_on_one_core_and_two(
     tmp_path: Path, submitted: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(pipeline, "RANGE_BYTES", SPLITS[1])
-    real = checked_runs.score_run
+    real = checked_runs.score_run_dict  # runs re-derived against a suite are scored from their dict
 
-    def score_run(sourced: Any, **options: Any) -> Any:
-        if sourced.run.run_id == "run-9":
+    def score_run_dict(run: Any, *options: Any) -> Any:
+        if run["run_id"] == "run-9":
             raise ZeroDivisionError("a bug planted by the test")
-        return real(sourced, **options)
+        return real(run, *options)
 
-    monkeypatch.setattr(checked_runs, "score_run", score_run)  # forked workers inherit it
+    monkeypatch.setattr(checked_runs, "score_run_dict", score_run_dict)  # forked workers inherit it
     log = write(tmp_path / "runs.jsonl", invalid_lines()[:17] + valid_lines()[17:])
     code, stdout = same_answer_with_one_and_two_jobs(submitted, "score", log, "--suite", SUITE, "--format", "json")
     assert code == 3

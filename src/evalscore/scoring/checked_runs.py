@@ -1,7 +1,9 @@
 """Each input of ``score`` checked, and its run scored, where it is read: on every core for long JSONL.
 
-A forked worker checks a line, builds the run's model, scores it, and sends back only the
-verdict (without the model) and the run's ``Partial`` (or the internal error met scoring it).
+A forked worker checks a line, scores the run, and sends back only the verdict and the run's
+``Partial`` (or the internal error met scoring it). A run re-derived against suites is scored from
+its checked dict (``scoring.from_dicts``, which says which runs it takes); the others from their
+model (``engine.score_run``), built by the check.
 What needs the whole input is applied by the caller, in input order: a run id met before is
 refused (``RepeatedRuns``, from the ``run_id`` and step count sent back), and once an input is
 invalid no later run counts. A worker may have scored those runs already; their partials are
@@ -12,13 +14,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from evalscore.findings import Finding
 from evalscore.inputs.documents import Document
 from evalscore.models.run import RunOf, ScoringModel
 from evalscore.pickled_as_fields import pickled_as_fields
-from evalscore.scoring.engine import Partial, SourcedRun, score_run
+from evalscore.scoring.engine import DEFAULT_MODEL, Partial, SourcedRun, score_run
+from evalscore.scoring.from_dicts import CompiledIndex, compile_index, run_step_count, score_run_dict, scores_from_dict
 from evalscore.scoring.join import SuiteIndex, step_count
 from evalscore.scoring.signals import SignalParams
 from evalscore.validation.checker import CheckedArtifact, check_guarded
@@ -68,7 +71,9 @@ class RunScorer:
         findings_wanted: int | None,
     ) -> None:
         self._index = index
+        self._compiled = None if index is None else compile_index(index)
         self._scoring_model = scoring_model
+        self._dict_model = scoring_model or DEFAULT_MODEL
         self._signal_params = signal_params
         self._findings_wanted = findings_wanted
         self.scoring = True
@@ -77,10 +82,15 @@ class RunScorer:
         self.scoring = False
 
     def __call__(self, document: Document) -> CheckedRun:
+        if not self.scoring:
+            return CheckedRun(check_guarded(document, None, False, self._findings_wanted))
+        compiled = self._compiled
+        if compiled is not None and scores_from_dict(document.value, self._dict_model):
+            return self._from_dict(document, compiled)
         checked = check_guarded(document, None, True, self._findings_wanted)
         run = checked.model
         checked = dataclasses.replace(checked, model=None)
-        if not (self.scoring and checked.valid and checked.kind in RUN_KINDS and isinstance(run, RunOf)):
+        if not (checked.valid and checked.kind in RUN_KINDS and isinstance(run, RunOf)):
             return CheckedRun(checked)
         source = run_source(checked)
         outcome: Partial | Finding
@@ -94,3 +104,16 @@ class RunScorer:
         except Exception as error:  # a bug on one run: name it, keep checking the others
             outcome = internal_error_finding(error, source, None)
         return CheckedRun(checked, RunOutcome(source, run.run_id, step_count(run), outcome))
+
+    def _from_dict(self, document: Document, compiled: CompiledIndex) -> CheckedRun:
+        checked = check_guarded(document, None, False, self._findings_wanted)
+        if not (checked.valid and checked.kind in RUN_KINDS):
+            return CheckedRun(checked)
+        value: Any = document.value
+        source = run_source(checked)
+        outcome: Partial | Finding
+        try:
+            outcome = score_run_dict(value, source, compiled, self._dict_model, self._signal_params)
+        except Exception as error:  # a bug on one run: name it, keep checking the others
+            outcome = internal_error_finding(error, source, None)
+        return CheckedRun(checked, RunOutcome(source, value["run_id"], run_step_count(value), outcome))

@@ -1,0 +1,254 @@
+"""One checked run dict scored against compiled suites in one pass: the ``Partial`` that
+``engine.score_run`` gives for the same run with the same suites, model and signal parameters.
+
+Refusals, disagreements and pointers are made only when one is due; the step facts and signals are
+counted in place, and one ``Aggregate``, ``Signals`` and ``Partial`` are made at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from evalscore.findings import join_pointer
+from evalscore.models.run import ScoringModel
+from evalscore.scoring import engine
+from evalscore.scoring.compare import Disagreement
+from evalscore.scoring.engine import ModelRuns, Partial
+from evalscore.scoring.from_dicts import defaults
+from evalscore.scoring.from_dicts.compiled import CompiledIndex, CompiledStep, CompiledTask
+from evalscore.scoring.from_dicts.gates import discretionary, match_mandated, unordered_events
+from evalscore.scoring.from_dicts.oversight import SignalCounter
+from evalscore.scoring.from_dicts.recorded import differences
+from evalscore.scoring.from_dicts.tally import StepTally
+from evalscore.scoring.gate_matching import OrderingUnobserved
+from evalscore.scoring.rederive import hedges
+from evalscore.scoring.refusal import (
+    ORDERING_UNOBSERVED,
+    STEP_UNKNOWN,
+    SUITE_AMBIGUOUS,
+    SUITE_UNKNOWN,
+    TASK_UNKNOWN,
+    TOOL_UNKNOWN,
+    Refusal,
+)
+from evalscore.scoring.signals import SignalParams
+
+
+def run_step_count(run: Mapping[str, Any]) -> int:
+    return sum(len(task["step_results"]) for task in run["task_results"])
+
+
+def step_number(value: int | float) -> int:
+    """A step number as the model holds it: ``1.0`` is 1."""
+    return int(value)
+
+
+def tool_match(expected: frozenset[str], calls: Sequence[str], mode: str) -> bool | str:
+    """``rederive.tool_match`` with the expected set made once per suite step."""
+    if not expected:
+        return True
+    actual = set(calls)
+    if mode == "strict":
+        return expected == actual
+    if mode == "any":
+        return not expected.isdisjoint(actual)
+    present = expected & actual
+    if present == expected:
+        return True
+    return "partial" if present else False
+
+
+class RunScoring:
+    """The state of one pass: counters, and the refusals and disagreements met, in order."""
+
+    def __init__(self, run: Mapping[str, Any], source: str, model: ScoringModel, params: SignalParams) -> None:
+        self.run = run
+        self.source = source
+        self.run_id: str = run["run_id"]
+        self.model = model
+        self.v3 = model == "v3"
+        self.tally = StepTally()
+        self.signals = SignalCounter(params)
+        self.refusals: list[Refusal] = []
+        self.unlisted_refusals: dict[str, list[int]] = {}
+        self.disagreements: list[Disagreement] = []
+        self.unlisted_disagreements = 0
+
+    # --- what every step adds, joined or not ---------------------------------------------------
+
+    def add_facts(self, step: Mapping[str, Any]) -> Sequence[Mapping[str, Any]]:
+        """The step's count, review and signals (``engine.add_run_facts``); its gate events."""
+        self.tally.total_steps += 1
+        review = step.get("score")
+        if review is not None:
+            self.tally.add_review(review)
+        events: Sequence[Mapping[str, Any]] = step.get("gate_events", defaults.GATE_EVENTS)
+        for event in events:
+            self.signals.add(event)
+        return events
+
+    def add_unjoined(self, steps: Sequence[Mapping[str, Any]]) -> None:
+        for step in steps:
+            self.add_facts(step)
+
+    # --- refusals and disagreements, bounded as ``engine.PartialSum`` bounds them -------------
+
+    def refuse(self, refusal: Refusal) -> None:
+        self.tally.refused_steps += refusal.steps
+        if len(self.refusals) < engine.LISTED_PER_KIND:
+            self.refusals.append(refusal)
+            return
+        tally = self.unlisted_refusals.setdefault(refusal.code, [0, 0])
+        tally[0] += 1
+        tally[1] += refusal.steps
+
+    def disagree(self, disagreement: Disagreement) -> None:
+        if len(self.disagreements) < engine.LISTED_PER_KIND:
+            self.disagreements.append(disagreement)
+        else:
+            self.unlisted_disagreements += 1
+
+    # --- the run -------------------------------------------------------------------------------
+
+    def score(self, index: CompiledIndex) -> None:
+        run = self.run
+        key = (run["suite_id"], run["suite_version"])
+        suite = index.suites.get(key)
+        if suite is None or key in index.ambiguous:
+            self.refuse(self.suite_refusal(index, key))
+            for task in run["task_results"]:
+                self.add_unjoined(task["step_results"])
+            return
+        for task_index, task in enumerate(run["task_results"]):
+            steps: Sequence[Mapping[str, Any]] = task["step_results"]
+            known = suite.tasks.get(task["task_id"])
+            if known is None:
+                self.refuse(self.task_refusal(task_index, task["task_id"], len(steps), suite.id, suite.version))
+                self.add_unjoined(steps)
+                continue
+            for step_index, step in enumerate(steps):
+                self.score_step(known, task_index, step_index, step)
+
+    def suite_refusal(self, index: CompiledIndex, key: tuple[str, str]) -> Refusal:
+        """``join.find_suite``'s refusal of a run whose suite is ambiguous or not given."""
+        suite_id, version = key
+        steps = run_step_count(self.run)
+        if key in index.ambiguous:
+            reason = (
+                f"two different suites named {suite_id!r} version {version!r} were given; evalscore will not choose one"
+            )
+            return Refusal(SUITE_AMBIGUOUS, reason, "/suite_version", self.source, self.run_id, steps=steps)
+        versions = sorted(given_version for given_id, given_version in index.given if given_id == suite_id)
+        if versions:
+            reason = (
+                f"the run was recorded against suite {suite_id!r} version {version!r}, "
+                f"but only version(s) {versions} were given"
+            )
+            return Refusal(SUITE_UNKNOWN, reason, "/suite_version", self.source, self.run_id, steps=steps)
+        given = sorted(f"{given_id}@{given_version}" for given_id, given_version in index.given)
+        reason = f"the run was recorded against suite {suite_id!r}, which is not among the suites given {given}"
+        return Refusal(SUITE_UNKNOWN, reason, "/suite_id", self.source, self.run_id, steps=steps)
+
+    def task_refusal(self, task_index: int, task_id: str, steps: int, suite_id: str, version: str) -> Refusal:
+        return Refusal(
+            code=TASK_UNKNOWN,
+            reason=f"task {task_id!r} is not in suite {suite_id!r} version {version!r}",
+            pointer=join_pointer("/task_results", task_index, "task_id"),
+            source=self.source,
+            run_id=self.run_id,
+            task_id=task_id,
+            steps=steps,
+        )
+
+    # --- one step ------------------------------------------------------------------------------
+
+    def step_refusal(self, code: Any, reason: str, pointer: str, task: CompiledTask, n: int) -> Refusal:
+        return Refusal(code, reason, pointer, self.source, self.run_id, task.id, n)
+
+    def score_step(self, task: CompiledTask, task_index: int, step_index: int, step: Mapping[str, Any]) -> None:
+        events = self.add_facts(step)
+        n = step_number(step["step_n"])
+        suite_step = task.steps.get(n)
+        if suite_step is None:
+            pointer = step_pointer(task_index, step_index, "step_n")
+            reason = f"step {n} is not a step of task {task.id!r} (its steps are {list(task.numbers)})"
+            self.refuse(self.step_refusal(STEP_UNKNOWN, reason, pointer, task, n))
+            return
+        calls = [call["tool"] for call in step["agent_tool_calls"]]
+        for call_index, tool in enumerate(calls):
+            unknown = task.unknown_tool(tool)
+            if unknown is not None:
+                pointer = step_pointer(task_index, step_index, "agent_tool_calls", call_index, "tool")
+                self.refuse(self.step_refusal(TOOL_UNKNOWN, unknown, pointer, task, n))
+                return
+        mandated = None
+        if task.has_gates:
+            unordered = unordered_events(events)
+            if unordered:
+                pointer = step_pointer(task_index, step_index, "gate_events", unordered[0], "task_calls_before")
+                unobserved = OrderingUnobserved(unordered, pointer)
+                self.refuse(self.step_refusal(ORDERING_UNOBSERVED, unobserved.reason, unobserved.pointer, task, n))
+                return
+            mandated = match_mandated(task.gate_of_tool, calls, events, self.v3)
+        self.rederived(task, suite_step, step, calls, events, mandated, (task_index, step_index, n))
+
+    def rederived(
+        self,
+        task: CompiledTask,
+        suite_step: CompiledStep,
+        step: Mapping[str, Any],
+        calls: list[str],
+        events: Sequence[Mapping[str, Any]],
+        mandated: Any,
+        where: tuple[int, int, int],
+    ) -> None:
+        caught = acted = None
+        if task.is_distraction:
+            caught = hedges(step["agent_final_output"]) or len(events) > 0
+            acted = len(calls) > 0
+        questions = [(event["reason"], event["surfaced"].lower()) for event in events if event["kind"] == "question"]
+        gates = discretionary(suite_step, questions, self.v3)
+        matched = tool_match(suite_step.expected, calls, suite_step.mode)
+        self.tally.add_scored(matched, caught, mandated, gates)
+        recorded = step["auto_score"]
+        if recorded is None:
+            return
+        task_index, step_index, n = where
+        for field, recorded_value, rederived_value in differences(recorded, matched, caught, acted, mandated, gates):
+            pointer = join_pointer(step_pointer(task_index, step_index), "auto_score", *field.split("."))
+            self.disagree(
+                Disagreement(
+                    field, recorded_value, rederived_value, pointer, self.source, self.run_id, task.id, n, self.model
+                )
+            )
+
+    def total(self) -> Partial:
+        run = self.run
+        sources = (self.source,)[: max(engine.SOURCES_PER_MODEL, 0)]
+        return Partial(
+            aggregate=self.tally.total(),
+            signals=self.signals.total(),
+            disagreements=tuple(self.disagreements),
+            unlisted_disagreements=self.unlisted_disagreements,
+            refusals=tuple(self.refusals),
+            unlisted_refusals=tuple(
+                (code, refusals, steps) for code, (refusals, steps) in sorted(self.unlisted_refusals.items())
+            ),
+            recorded_models=(ModelRuns(run.get("scoring_model", defaults.SCORING_MODEL), 1, sources),),
+            suites=frozenset({(run["suite_id"], run["suite_version"])}),
+        )
+
+
+def step_pointer(task_index: int, step_index: int, *tokens: str | int) -> str:
+    return join_pointer("/task_results", task_index, "step_results", step_index, *tokens)
+
+
+def score_run_dict(
+    run: Mapping[str, Any], source: str, index: CompiledIndex, model: ScoringModel, params: SignalParams
+) -> Partial:
+    """The partial of one checked run (``run`` or ``scored-run``) re-derived under ``model`` (v2 or v3),
+    for a run whose recorded auto scores, if any, are under ``model`` too (``route.scores_from_dict``)."""
+    scoring = RunScoring(run, source, model, params)
+    scoring.score(index)
+    return scoring.total()
