@@ -14,12 +14,14 @@ from evalscore.models.review import StepScore
 from evalscore.models.run import AutoScore, GateEvent, MandatedGateScore, RunOf, StepResult
 from evalscore.scoring import checked_runs, engine
 from evalscore.scoring.checked_runs import RunScorer
+from evalscore.scoring.compare import disagreement_text
 from evalscore.scoring.from_dicts import compiled, defaults, gates, oversight, route
 from evalscore.scoring.from_dicts import recorded as recorded_module
 from evalscore.scoring.from_dicts.compiled import compile_index, compile_task
 from evalscore.scoring.from_dicts.run import score_run_dict, tool_match
 from evalscore.scoring.from_dicts.tally import StepTally
 from evalscore.scoring.join import index_suites, know_suite
+from evalscore.scoring.refusal import refusal_text
 from evalscore.scoring.signals import SignalParams
 
 from .builders import REFUND, approval, blocker, gate, question, review, run_doc, step_def, step_result, suite, task_def
@@ -859,6 +861,32 @@ def test_refusals_and_disagreements_past_the_listed_bound_are_counted(monkeypatc
     assert partial(doc).unlisted_refusals == (("step-unknown", 2, 2),)
     monkeypatch.setattr(engine, "SOURCES_PER_MODEL", -1)
     assert partial(doc).recorded_models == (engine.ModelRuns("v3", 1, ()),)
+
+
+def test_refusals_and_disagreements_are_listed_while_their_text_fits_as_the_models_list_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    wrong = {"tool_match": False, "distraction_caught": True}
+    doc = run_doc(
+        {
+            "t1": [step_result(n, [REFUND], auto_score=wrong) for n in (1, 2, 7, 8)],
+            "trap": [step_result(1, [], auto_score=wrong)],
+        },
+        model="v3",
+    )
+    whole = partial(doc)
+    assert (len(whole.refusals), len(whole.disagreements)) == (2, 9)
+    first_refusal, first_disagreement = refusal_text(whole.refusals[0]), disagreement_text(whole.disagreements[0])
+    monkeypatch.setattr(engine, "LISTED_TEXT", max(first_refusal, first_disagreement))
+    same(doc)
+    total = partial(doc)
+    assert total.refusals == whole.refusals[:1]
+    assert total.unlisted_refusals == (("step-unknown", 1, 1),)
+    assert len(total.disagreements) + total.unlisted_disagreements == 9
+    assert total.unlisted_disagreements >= 1
+    monkeypatch.setattr(engine, "LISTED_TEXT", min(first_refusal, first_disagreement) - 1)
+    same(doc)
+    assert (partial(doc).refusals, partial(doc).disagreements) == ((), ())
 
 
 def test_a_run_scored_under_v2_is_the_model_s_and_names_its_source() -> None:

@@ -11,9 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from evalscore.findings import join_pointer
+from evalscore.listing import Listing
 from evalscore.models.run import ScoringModel
 from evalscore.scoring import engine
-from evalscore.scoring.compare import Disagreement
+from evalscore.scoring.compare import Disagreement, disagreement_text
 from evalscore.scoring.engine import ModelRuns, Partial
 from evalscore.scoring.from_dicts import defaults
 from evalscore.scoring.from_dicts.compiled import CompiledIndex, CompiledStep, CompiledTask
@@ -31,6 +32,7 @@ from evalscore.scoring.refusal import (
     TASK_UNKNOWN,
     TOOL_UNKNOWN,
     Refusal,
+    refusal_text,
 )
 from evalscore.scoring.signals import SignalParams
 
@@ -71,8 +73,10 @@ class RunScoring:
         self.tally = StepTally()
         self.signals = SignalCounter(params)
         self.refusals: list[Refusal] = []
+        self.refusal_listing = Listing(engine.LISTED_PER_KIND, engine.LISTED_TEXT)
         self.unlisted_refusals: dict[str, list[int]] = {}
         self.disagreements: list[Disagreement] = []
+        self.disagreement_listing = Listing(engine.LISTED_PER_KIND, engine.LISTED_TEXT)
         self.unlisted_disagreements = 0
 
     # --- what every step adds, joined or not ---------------------------------------------------
@@ -96,7 +100,7 @@ class RunScoring:
 
     def refuse(self, refusal: Refusal) -> None:
         self.tally.refused_steps += refusal.steps
-        if len(self.refusals) < engine.LISTED_PER_KIND:
+        if self.refusal_listing.take(refusal_text(refusal)):
             self.refusals.append(refusal)
             return
         tally = self.unlisted_refusals.setdefault(refusal.code, [0, 0])
@@ -104,7 +108,7 @@ class RunScoring:
         tally[1] += refusal.steps
 
     def disagree(self, disagreement: Disagreement) -> None:
-        if len(self.disagreements) < engine.LISTED_PER_KIND:
+        if self.disagreement_listing.take(disagreement_text(disagreement)):
             self.disagreements.append(disagreement)
         else:
             self.unlisted_disagreements += 1
