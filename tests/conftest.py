@@ -121,3 +121,41 @@ def digests_made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     monkeypatch.setattr(documents, "hashlib", counting)
     monkeypatch.setattr(jsonl_ranges, "hashlib", counting)
     return made
+
+
+_NAMED: pytest.StashKey[dict[Path, frozenset[str]] | None] = pytest.StashKey()
+
+
+def named_tests(config: pytest.Config) -> dict[Path, frozenset[str]] | None:
+    """When every argument names tests (``path::name``, as mutmut passes them), the module-level names
+    asked for in each file; else None."""
+    if _NAMED in config.stash:
+        return config.stash[_NAMED]
+    named: dict[Path, set[str]] | None = {}
+    for arg in config.args:
+        path, separator, rest = arg.partition("::")
+        if not separator or named is None:
+            named = None
+            break
+        name = rest.split("::", 1)[0].split("[", 1)[0]
+        named.setdefault((config.invocation_params.dir / path).resolve(), set()).add(name)
+    result = None if named is None else {path: frozenset(names) for path, names in named.items()}
+    config.stash[_NAMED] = result
+    return result
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makeitem(collector: pytest.Collector, name: str, obj: object) -> list[pytest.Item] | None:
+    """Under a run of named tests, a test module makes items only for the names asked for: the others
+    would be made (parametrized, wrapped, their fixtures resolved) only to be deselected. mutmut runs
+    each mutant as a session of the tests that reach its function, named one by one, and making the
+    rest of their modules was a large part of what a mutant cost (CONTRIBUTING.md, "Mutation testing")."""
+    if not isinstance(collector, pytest.Module):
+        return None
+    named = named_tests(collector.config)
+    if named is None:
+        return None
+    wanted = named.get(collector.path)
+    if wanted is None or name in wanted:
+        return None
+    return []
