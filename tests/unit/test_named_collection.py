@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-COUNTER = '''
+COUNTER = """
 import pytest
 
 made = []
@@ -29,7 +29,7 @@ def pytest_pycollect_makeitem(collector, name, obj):
 
 def pytest_collection_finish(session):
     print(f"MADE {len(made)}")
-'''
+"""
 
 
 def collect(tmp_path: Path, *args: str) -> tuple[int, list[str]]:
