@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from evalscore.listing import MESSAGE_KEPT, kept_message
 from evalscore.pickled_as_fields import pickled_as_fields
 
 Layer = Literal["syntax", "contract", "coherence"]
@@ -25,6 +26,10 @@ class Finding:
     line: int | None = None
     column: int | None = None
     """Where in the line the value (or the syntax error) starts, from 1; None when not computed."""
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MESSAGE_KEPT:  # it quotes a whole value from the log
+            object.__setattr__(self, "message", kept_message(self.message))
 
     @property
     def is_error(self) -> bool:

@@ -16,6 +16,20 @@ from typing import Final
 LISTED_TEXT: Final = 16 * 2**20
 """Characters of text (messages, pointers, ids, sources, quoted values) that the items a report
 lists of one kind may hold together."""
+MESSAGE_KEPT: Final = 4_096
+"""Characters kept of a finding's message or a refusal's reason: one that quotes a whole value from
+the log (an id, a key, a timestamp) is cut in the middle past this, saying how much was left out."""
+
+
+def kept_message(text: str) -> str:
+    """``text``, or its start and end with the number of characters left out between them, in at
+    most ``MESSAGE_KEPT`` characters (so cutting again changes nothing)."""
+    if len(text) <= MESSAGE_KEPT:
+        return text
+    marker = f" ...({len(text):,} characters, cut here)... "
+    keep = MESSAGE_KEPT - len(marker)
+    head = keep - keep // 2
+    return text[:head] + marker + text[len(text) - keep // 2 :]
 
 
 def text_size(value: object) -> int:

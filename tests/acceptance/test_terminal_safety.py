@@ -76,7 +76,10 @@ def test_a_very_long_id_is_shortened_in_text_output(tmp_path: Path) -> None:
     assert "chars)" in result.stdout
     assert max(len(line) for line in result.stdout.splitlines()) < 1000
     report = json.loads(invoke("score", path, "--suite", SUITE, "--format", "json").stdout)
-    assert any("x" * 20_000 in refusal["reason"] for refusal in report["refusals"])  # JSON keeps it whole
+    (refusal,) = [refusal for refusal in report["refusals"] if refusal["task_id"] == "t-" + "x" * 20_000]
+    assert "(20," in refusal["reason"]  # the reason quoting it is cut to 4,096 characters, saying how long it was
+    assert "characters, cut here" in refusal["reason"]
+    assert len(refusal["reason"]) == 4_096
 
 
 @pytest.mark.parametrize("command", ["score", "validate"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from evalscore.listing import kept_message
 from evalscore.pickled_as_fields import pickled_as_fields
 
 RefusalCode = Literal[
@@ -50,6 +51,9 @@ class Refusal:
     task_id: str | None = None
     step_n: int | None = None
     steps: int = 1
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reason", kept_message(self.reason))  # one quoting a whole value is cut
 
 
 def refusal_text(refusal: Refusal) -> int:
