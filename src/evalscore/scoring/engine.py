@@ -80,10 +80,11 @@ class SourcedRun:
 
 
 LISTED_PER_KIND: Final = 10_000
-LISTED_TEXT: Final = listing.LISTED_TEXT
 """Refusals, and disagreements, a report lists: past these they are counted, not kept, so memory
-does not grow with the input (a log where every step is refused has as many refusals as steps).
-Fewer are listed when they would hold more than ``listing.LISTED_TEXT`` characters of text."""
+does not grow with the input (a log where every step is refused has as many refusals as steps)."""
+LISTED_TEXT: Final = listing.LISTED_TEXT
+"""Characters of text the listed refusals (and, apart, the listed disagreements) may hold: fewer are
+listed when they would hold more (an id or a quoted value is as long as the log makes it)."""
 SOURCES_PER_MODEL: Final = 10
 """Sources named per recorded scoring model (the mixed-model refusal); the other runs are counted."""
 
