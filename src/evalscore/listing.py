@@ -18,12 +18,12 @@ LISTED_TEXT: Final = 16 * 2**20
 lists of one kind may hold together."""
 MESSAGE_KEPT: Final = 4_096
 """Characters kept of a finding's message or a refusal's reason: one that quotes a whole value from
-the log (an id, a key, a timestamp) is cut in the middle past this, saying how much was left out."""
+the log (an id, a key, a timestamp) is cut in the middle past this, saying how long it was."""
 
 
 def kept_message(text: str) -> str:
-    """``text``, or its start and end with the number of characters left out between them, in at
-    most ``MESSAGE_KEPT`` characters (so cutting again changes nothing)."""
+    """``text``, or its start and end with its whole length between them, in at most
+    ``MESSAGE_KEPT`` characters (so cutting again changes nothing)."""
     if len(text) <= MESSAGE_KEPT:
         return text
     marker = f" ...({len(text):,} characters, cut here)... "
