@@ -107,39 +107,38 @@ def step_count(run: RunOf[Any]) -> int:
 def find_suite(run: RunOf[Any], index: SuiteIndex, source: str) -> KnownSuite | Refusal:
     """The suite the run names, or a refusal naming ``/suite_id`` or ``/suite_version``."""
     key = (run.suite_id, run.suite_version)
+    suite = index.suites.get(key)
+    if suite is not None and key not in index.ambiguous:
+        return suite
+    return suite_refusal(index, key, run.run_id, step_count(run), source)
+
+
+def suite_refusal(index: SuiteIndex, key: SuiteKey, run_id: str, steps: int, source: str) -> Refusal:
+    """The refusal of a run of ``steps`` steps naming suite ``key``, which ``index`` holds twice or not at all."""
+    suite_id, version = key
     if key in index.ambiguous:
         return Refusal(
             code=SUITE_AMBIGUOUS,
             reason=(
-                f"two different suites named {run.suite_id!r} version {run.suite_version!r} were given; "
-                "evalscore will not choose one"
+                f"two different suites named {suite_id!r} version {version!r} were given; evalscore will not choose one"
             ),
             pointer="/suite_version",
             source=source,
-            run_id=run.run_id,
-            steps=step_count(run),
+            run_id=run_id,
+            steps=steps,
         )
-    suite = index.suites.get(key)
-    if suite is not None:
-        return suite
-    return unknown_suite(run, index, source)
-
-
-def unknown_suite(run: RunOf[Any], index: SuiteIndex, source: str) -> Refusal:
-    versions = sorted(version for suite_id, version in index.suites if suite_id == run.suite_id)
+    versions = sorted(given_version for given_id, given_version in index.suites if given_id == suite_id)
     if versions:
         pointer = "/suite_version"
         reason = (
-            f"the run was recorded against suite {run.suite_id!r} version {run.suite_version!r}, "
+            f"the run was recorded against suite {suite_id!r} version {version!r}, "
             f"but only version(s) {versions} were given"
         )
     else:
         pointer = "/suite_id"
-        given = sorted(f"{suite_id}@{version}" for suite_id, version in index.suites)
-        reason = f"the run was recorded against suite {run.suite_id!r}, which is not among the suites given {given}"
-    return Refusal(
-        code=SUITE_UNKNOWN, reason=reason, pointer=pointer, source=source, run_id=run.run_id, steps=step_count(run)
-    )
+        given = sorted(f"{given_id}@{given_version}" for given_id, given_version in index.suites)
+        reason = f"the run was recorded against suite {suite_id!r}, which is not among the suites given {given}"
+    return Refusal(code=SUITE_UNKNOWN, reason=reason, pointer=pointer, source=source, run_id=run_id, steps=steps)
 
 
 def step_by_n(task: EvalTask, n: int) -> EvalStep | None:

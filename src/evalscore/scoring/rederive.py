@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -69,7 +70,13 @@ class Rederived:
 def tool_match(
     expected_tools: Sequence[str], calls: Sequence[str], mode: Literal["strict", "subset", "any"]
 ) -> ToolMatch:
-    expected = set(expected_tools)
+    return expected_tool_match(frozenset(expected_tools), calls, mode)
+
+
+def expected_tool_match(
+    expected: AbstractSet[str], calls: Sequence[str], mode: Literal["strict", "subset", "any"]
+) -> ToolMatch:
+    """``tool_match`` with the expected tools already a set (the dict scorer makes it once per suite step)."""
     if not expected:
         return True
     actual = set(calls)
@@ -80,7 +87,7 @@ def tool_match(
     return subset_match(expected, actual)
 
 
-def subset_match(expected: set[str], actual: set[str]) -> ToolMatch:
+def subset_match(expected: AbstractSet[str], actual: AbstractSet[str]) -> ToolMatch:
     present = expected & actual
     if present == expected:
         return True

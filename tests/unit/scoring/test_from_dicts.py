@@ -18,9 +18,10 @@ from evalscore.scoring.compare import disagreement_text
 from evalscore.scoring.from_dicts import compiled, defaults, gates, oversight, route
 from evalscore.scoring.from_dicts import recorded as recorded_module
 from evalscore.scoring.from_dicts.compiled import compile_index, compile_task
-from evalscore.scoring.from_dicts.run import score_run_dict, tool_match
+from evalscore.scoring.from_dicts.run import score_run_dict
 from evalscore.scoring.from_dicts.tally import StepTally
 from evalscore.scoring.join import index_suites, know_suite
+from evalscore.scoring.rederive import expected_tool_match as tool_match
 from evalscore.scoring.refusal import refusal_text
 from evalscore.scoring.signals import SignalParams
 
@@ -236,7 +237,7 @@ def test_the_index_keeps_ambiguous_keys_and_every_suite_given_in_order() -> None
     twin = suite(task_def("other"))
     index = compile_index(index_suites([SUITE, suite(suite_id="b"), twin]))
     assert index.ambiguous == frozenset({("suite", "1.0.0")})
-    assert index.given == (("suite", "1.0.0"), ("b", "1.0.0"))
+    assert tuple(index.index.suites) == (("suite", "1.0.0"), ("b", "1.0.0"))
     assert index.suites[("b", "1.0.0")].version == "1.0.0"
     assert index.suites[("b", "1.0.0")].id == "b"
 

@@ -72,8 +72,8 @@ class CompiledSuite:
 class CompiledIndex:
     suites: Mapping[SuiteKey, CompiledSuite]
     ambiguous: frozenset[SuiteKey]
-    given: tuple[SuiteKey, ...]
-    """Every ``(id, version)`` given, in the index's order (the suite-unknown refusal names them)."""
+    index: SuiteIndex
+    """The index compiled (``join.suite_refusal`` names what it was given)."""
 
 
 def compile_step(step: EvalStep) -> CompiledStep:
@@ -119,5 +119,5 @@ def compile_index(index: SuiteIndex) -> CompiledIndex:
     return CompiledIndex(
         suites={key: compile_suite(known) for key, known in index.suites.items()},
         ambiguous=index.ambiguous,
-        given=tuple(index.suites),
+        index=index,
     )

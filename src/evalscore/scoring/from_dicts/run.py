@@ -23,12 +23,11 @@ from evalscore.scoring.from_dicts.oversight import SignalCounter
 from evalscore.scoring.from_dicts.recorded import differences
 from evalscore.scoring.from_dicts.tally import StepTally
 from evalscore.scoring.gate_matching import OrderingUnobserved
-from evalscore.scoring.rederive import hedges
+from evalscore.scoring.join import suite_refusal
+from evalscore.scoring.rederive import expected_tool_match, hedges
 from evalscore.scoring.refusal import (
     ORDERING_UNOBSERVED,
     STEP_UNKNOWN,
-    SUITE_AMBIGUOUS,
-    SUITE_UNKNOWN,
     TASK_UNKNOWN,
     TOOL_UNKNOWN,
     Refusal,
@@ -44,21 +43,6 @@ def run_step_count(run: Mapping[str, Any]) -> int:
 def step_number(value: int | float) -> int:
     """A step number as the model holds it: ``1.0`` is 1."""
     return int(value)
-
-
-def tool_match(expected: frozenset[str], calls: Sequence[str], mode: str) -> bool | str:
-    """``rederive.tool_match`` with the expected set made once per suite step."""
-    if not expected:
-        return True
-    actual = set(calls)
-    if mode == "strict":
-        return expected == actual
-    if mode == "any":
-        return not expected.isdisjoint(actual)
-    present = expected & actual
-    if present == expected:
-        return True
-    return "partial" if present else False
 
 
 class RunScoring:
@@ -120,7 +104,7 @@ class RunScoring:
         key = (run["suite_id"], run["suite_version"])
         suite = index.suites.get(key)
         if suite is None or key in index.ambiguous:
-            self.refuse(self.suite_refusal(index, key))
+            self.refuse(suite_refusal(index.index, key, self.run_id, run_step_count(run), self.source))
             for task in run["task_results"]:
                 self.add_unjoined(task["step_results"])
             return
@@ -133,26 +117,6 @@ class RunScoring:
                 continue
             for step_index, step in enumerate(steps):
                 self.score_step(known, task_index, step_index, step)
-
-    def suite_refusal(self, index: CompiledIndex, key: tuple[str, str]) -> Refusal:
-        """``join.find_suite``'s refusal of a run whose suite is ambiguous or not given."""
-        suite_id, version = key
-        steps = run_step_count(self.run)
-        if key in index.ambiguous:
-            reason = (
-                f"two different suites named {suite_id!r} version {version!r} were given; evalscore will not choose one"
-            )
-            return Refusal(SUITE_AMBIGUOUS, reason, "/suite_version", self.source, self.run_id, steps=steps)
-        versions = sorted(given_version for given_id, given_version in index.given if given_id == suite_id)
-        if versions:
-            reason = (
-                f"the run was recorded against suite {suite_id!r} version {version!r}, "
-                f"but only version(s) {versions} were given"
-            )
-            return Refusal(SUITE_UNKNOWN, reason, "/suite_version", self.source, self.run_id, steps=steps)
-        given = sorted(f"{given_id}@{given_version}" for given_id, given_version in index.given)
-        reason = f"the run was recorded against suite {suite_id!r}, which is not among the suites given {given}"
-        return Refusal(SUITE_UNKNOWN, reason, "/suite_id", self.source, self.run_id, steps=steps)
 
     def task_refusal(self, task_index: int, task_id: str, steps: int, suite_id: str, version: str) -> Refusal:
         return Refusal(
@@ -213,7 +177,7 @@ class RunScoring:
             acted = len(calls) > 0
         questions = [(event["reason"], event["surfaced"].lower()) for event in events if event["kind"] == "question"]
         gates = discretionary(suite_step, questions, self.v3)
-        matched = tool_match(suite_step.expected, calls, suite_step.mode)
+        matched = expected_tool_match(suite_step.expected, calls, suite_step.mode)
         self.tally.add_scored(matched, caught, mandated, gates)
         recorded = step["auto_score"]
         if recorded is None:
