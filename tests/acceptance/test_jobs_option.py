@@ -23,6 +23,7 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from evalscore.cli import score_command
 from evalscore.cli.main import main
 from evalscore.scoring import checked_runs
 from evalscore.validation import parallel, pipeline
@@ -138,6 +139,42 @@ def test_the_score_report_with_a_suite_is_the_same_byte_for_byte_on_one_core_and
     assert [entry["code"] for entry in report["refusals"]] == ["run-repeated"] * len(range(6, LINES, 7))
     assert [entry["source"] for entry in report["refusals"]] == [f"{log}:{line}" for line in range(7, LINES + 1, 7)]
     assert report["counts"]["total_steps"] > 0
+
+
+@pytest.mark.parametrize("repeats", [False, True])
+def test_the_workers_send_summed_runs_and_the_parent_reads_again_only_those_holding_a_repeat(
+    repeats: bool, tmp_path: Path, submitted: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pipeline, "RANGE_BYTES", SPLITS[3])
+    received: list[list[int]] = []
+    """The line of each run, for each sum the parent received."""
+    unfolded: list[list[int]] = []
+    real_add, real_unfolded = score_command._Scoring.add, checked_runs.ScoredRuns.unfolded
+
+    def lines_of(scored: checked_runs.ScoredRuns) -> list[int]:
+        return [int(source.rsplit(":", 1)[1]) for _, source, _ in scored.runs]
+
+    def add(scoring: Any, judged: Any) -> None:
+        if isinstance(judged, checked_runs.ScoredRuns):
+            received.append(lines_of(judged))
+        real_add(scoring, judged)
+
+    def count_unfolded(scored: checked_runs.ScoredRuns) -> Any:
+        unfolded.append(lines_of(scored))
+        return real_unfolded(scored)
+
+    monkeypatch.setattr(score_command._Scoring, "add", add)
+    monkeypatch.setattr(checked_runs.ScoredRuns, "unfolded", count_unfolded)
+    lines = valid_lines()
+    if not repeats:
+        lines = [line for index, line in enumerate(lines) if index % 7 != 6]
+    log = write(tmp_path / "runs.jsonl", lines)
+    same_answer_with_one_and_two_jobs(submitted, "score", log, "--suite", SUITE, "--format", "json")
+    assert [line for lines_summed in received for line in lines_summed] == list(range(1, len(lines) + 1))
+    assert len(received) < len(lines) / 3  # several runs in each sum the parent received
+    repeated = [lines_summed for lines_summed in received if any(line % 7 == 0 for line in lines_summed)]
+    assert unfolded == (repeated if repeats else [])
+    assert len(repeated) >= 3
 
 
 @pytest.mark.parametrize("range_bytes", SPLITS[::3])

@@ -56,8 +56,8 @@ class Progress:
         self._drawn_at = 0.0
         self._line: ProgressLine | None = None
 
-    def tick(self) -> None:
-        self._count += 1
+    def tick(self, items: int = 1) -> None:
+        self._count += items
         if not self._enabled or self._count < self._every:
             return
         if self._line is not None and time.monotonic() - self._drawn_at < REDRAW_SECONDS:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -44,9 +45,9 @@ from evalscore.models.run import ScoringModel
 from evalscore.models.suite import EvalSuite
 from evalscore.printable import printable, printable_path
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
-from evalscore.scoring.checked_runs import RUN_KINDS, CheckedRun, RunScorer
+from evalscore.scoring.checked_runs import RUN_KINDS, CheckedRun, RunScorer, ScoredRuns
 from evalscore.scoring.decision import ThresholdBasis, Thresholds
-from evalscore.scoring.engine import PartialSum, RepeatedRuns, build_report
+from evalscore.scoring.engine import Partial, PartialSum, RepeatedRuns, build_report
 from evalscore.scoring.intervals import DEFAULT_CONFIDENCE
 from evalscore.scoring.join import SuiteIndex, index_suites
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
@@ -115,6 +116,10 @@ class _Inputs:
             return False
         return True
 
+    def note_runs(self, source: str, kinds: frozenset[str]) -> None:
+        """Record valid runs of ``kinds`` read from ``source``."""
+        self.kinds_by_source.setdefault(source, set()).update(kinds)
+
     def record(self, record: InputRecord) -> None:
         self.records.append((record, self.kinds_by_source.get(record.path, set())))
 
@@ -161,12 +166,35 @@ class _Scoring:
         self._repeated = RepeatedRuns()
         self.total = PartialSum()
 
-    def add(self, checked_run: CheckedRun) -> None:
+    def add(self, judged: CheckedRun | ScoredRuns) -> None:
+        if isinstance(judged, ScoredRuns):
+            self._add_scored(judged)
+            return
         inputs = self._inputs
-        if inputs.note(checked_run.checked, RUN_KINDS) and not inputs.invalid.verdicts:
-            self._score(checked_run)
+        if inputs.note(judged.checked, RUN_KINDS) and not inputs.invalid.verdicts:
+            self._score(judged)
         if inputs.invalid.verdicts:
             self._scorer.stop()
+
+    def _add_scored(self, scored: ScoredRuns) -> None:
+        self._inputs.note_runs(scored.source, scored.kinds)
+        if self._inputs.invalid.verdicts:
+            return
+        for index, (key, source, _) in enumerate(scored.runs):
+            if self._repeated.first_source(key, source) is not None:
+                self._add_one_by_one(scored.unfolded(), index)
+                return
+        self.total.add(scored.partial)
+
+    def _add_one_by_one(self, checked_runs: list[CheckedRun], remembered: int) -> None:
+        """The runs of a ``ScoredRuns`` that holds a repeated run, one by one; the first ``remembered``
+        are known to the repeat check already."""
+        for index, checked_run in enumerate(checked_runs):
+            run = checked_run.run
+            if index < remembered and run is not None and isinstance(run.outcome, Partial):
+                self.total.add(run.outcome)
+            else:
+                self.add(checked_run)
 
     def _score(self, checked_run: CheckedRun) -> None:
         run = checked_run.run
@@ -194,7 +222,7 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None
     if inputs.invalid.verdicts:
         scorer.stop()
     with cluster_for(options.dask) as cluster, Progress("runs") as progress:
-        for checked_run in judge_paths(
+        judged: Iterator[CheckedRun | ScoredRuns] = judge_paths(
             list(options.runs),
             scorer,
             workers=worker_count(options.jobs),
@@ -202,9 +230,11 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None
             on_input=inputs.record,
             skip=suite_files(options.suites),
             cluster=cluster,
-        ):
-            progress.tick()
-            scoring.add(checked_run)
+            fold=scorer.fold,
+        )
+        for item in judged:
+            progress.tick(item.count if isinstance(item, ScoredRuns) else 1)
+            scoring.add(item)
     return scoring.total
 
 

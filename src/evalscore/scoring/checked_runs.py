@@ -8,6 +8,11 @@ What needs the whole input is applied by the caller, in input order: a run id me
 refused (``RepeatedRuns``, from the ``run_id`` and step count sent back), and once an input is
 invalid no later run counts. A worker may have scored those runs already; their partials are
 dropped, so the report is the one a single process gives.
+
+A worker sends a range's consecutive valid runs as one ``ScoredRuns`` (``RunScorer.fold``): their
+partials summed, with each run's id digest, source and step count. Sending and adding up a partial
+per run cost the parent more than scoring it cost a worker. When a run in it was met before, the
+caller has the runs judged again one by one (``ScoredRuns.unfolded``) and refuses that one.
 """
 
 from __future__ import annotations
@@ -20,12 +25,13 @@ from evalscore.findings import Finding
 from evalscore.inputs.documents import Document
 from evalscore.models.run import RunOf, ScoringModel
 from evalscore.pickled_as_fields import pickled_as_fields
-from evalscore.scoring.engine import DEFAULT_MODEL, Partial, SourcedRun, score_run
+from evalscore.scoring.engine import DEFAULT_MODEL, Partial, PartialSum, SourcedRun, run_id_digest, score_run
 from evalscore.scoring.from_dicts import CompiledIndex, compile_index, run_step_count, score_run_dict, scores_from_dict
 from evalscore.scoring.join import SuiteIndex, step_count
 from evalscore.scoring.signals import SignalParams
 from evalscore.validation.checker import CheckedArtifact, check_guarded
 from evalscore.validation.internal_error import internal_error_finding
+from evalscore.validation.parallel import Folded
 
 RUN_KINDS: Final = frozenset({"run", "scored-run"})
 
@@ -50,6 +56,35 @@ class CheckedRun:
 
     checked: CheckedArtifact
     run: RunOutcome | None = None
+
+
+@pickled_as_fields
+@dataclass(frozen=True, slots=True)
+class ScoredRuns(Folded):
+    """Consecutive valid runs of one file, scored and summed by the worker that read them."""
+
+    first: int
+    """Where the first of them is among the judgements of its task (``parallel.Folded``)."""
+    count: int
+    source: str
+    """The file they were read from."""
+    kinds: frozenset[str]
+    runs: tuple[tuple[bytes, str, int], ...]
+    """Each run's id digest (``engine.run_id_digest``), its source (``path:line``) and its step count, in order."""
+    partial: Partial
+    """Their partials summed in order."""
+
+    def unfolded(self) -> list[CheckedRun]:
+        """The runs judged again in this process, one by one.
+
+        Read again, the file gives the same runs unless it changed since the worker read it; then
+        its task's verdicts are invalid ones saying so, and those are given instead.
+        """
+        judged: list[CheckedRun] = self.again()
+        runs = judged[self.first : self.first + self.count]
+        if len(runs) == self.count and all(item.run is not None for item in runs):
+            return runs
+        return [item for item in judged if not item.checked.valid] or runs
 
 
 def run_source(checked: CheckedArtifact) -> str:
@@ -80,6 +115,30 @@ class RunScorer:
 
     def stop(self) -> None:
         self.scoring = False
+
+    def fold(self, judged: list[CheckedRun | ScoredRuns]) -> list[CheckedRun | ScoredRuns]:
+        """A task's judgements, each stretch of valid, scored runs of one file summed into one ``ScoredRuns``."""
+        folded: list[CheckedRun | ScoredRuns] = []
+        stretch: list[tuple[CheckedRun, RunOutcome, Partial]] = []
+        first = 0
+        for index, item in enumerate(judged):
+            run = item.run if isinstance(item, CheckedRun) else None
+            if run is not None and isinstance(run.outcome, Partial):
+                assert isinstance(item, CheckedRun)  # only a CheckedRun has a run
+                if stretch and stretch[0][0].checked.source != item.checked.source:
+                    folded.append(_scored_runs(first, stretch))
+                    stretch = []
+                if not stretch:
+                    first = index
+                stretch.append((item, run, run.outcome))
+                continue
+            if stretch:
+                folded.append(_scored_runs(first, stretch))
+                stretch = []
+            folded.append(item)
+        if stretch:
+            folded.append(_scored_runs(first, stretch))
+        return folded
 
     def __call__(self, document: Document) -> CheckedRun:
         if not self.scoring:
@@ -117,3 +176,17 @@ class RunScorer:
         except Exception as error:  # a bug on one run: name it, keep checking the others
             outcome = internal_error_finding(error, source, None)
         return CheckedRun(checked, RunOutcome(source, value["run_id"], run_step_count(value), outcome))
+
+
+def _scored_runs(first: int, stretch: list[tuple[CheckedRun, RunOutcome, Partial]]) -> ScoredRuns:
+    total = PartialSum()
+    for _, _, partial in stretch:
+        total.add(partial)
+    return ScoredRuns(
+        first,
+        len(stretch),
+        stretch[0][0].checked.source,
+        frozenset(item.checked.kind or "unknown" for item, _, _ in stretch),
+        tuple((run_id_digest(run.run_id), run.source, run.steps) for _, run, _ in stretch),
+        total.total(),
+    )

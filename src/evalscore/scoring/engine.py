@@ -382,12 +382,18 @@ class RepeatedRuns:
         """None for a run id not met before (now remembered); else a refusal of the whole run."""
         return self.refusal_of(sourced.run.run_id, sourced.source, step_count(sourced.run))
 
-    def refusal_of(self, run_id: str, source: str, steps: int) -> Partial | None:
-        """``refusal`` of a run known by its id, source and step count (a run scored in another process)."""
-        key = run_id_digest(run_id)
+    def first_source(self, key: bytes, source: str) -> str | None:
+        """None for a run id digest not met before (now remembered as met at ``source``); else where
+        it was first met."""
         first = self._first_source.get(key)
         if first is None:
             self._first_source[key] = source
+        return first
+
+    def refusal_of(self, run_id: str, source: str, steps: int) -> Partial | None:
+        """``refusal`` of a run known by its id, source and step count (a run scored in another process)."""
+        first = self.first_source(run_id_digest(run_id), source)
+        if first is None:
             return None
         refusal = Refusal(
             code=RUN_REPEATED,

@@ -10,6 +10,11 @@ because pickling models costs more than building them. At most ``2 x workers`` t
 in flight, so memory does not grow with the file. A worker that dies (killed for
 memory, say) breaks the pool with an error instead of leaving its task waiting forever;
 what it and the others still owed is then judged in this process.
+
+A worker may also fold a task's judgements before sending them (``score`` sends a range's
+consecutive valid runs as one summed score, ``scoring.checked_runs.ScoredRuns``): a ``Folded``
+value stands for several, and the parent can still have them one by one (``Folded.unfolded``) by
+judging that task again in this process, which it does only when it cannot use the fold.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import gc
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from evalscore.inputs.documents import Document, no_line, parse_json
@@ -40,6 +45,27 @@ Task = TypeVar("Task")
 Judged = TypeVar("Judged")
 Judge = Callable[[Document], Judged]
 """What one document gives: a verdict (``validate``), a verdict and the run's score (``score``)."""
+Fold = Callable[[list[Judged]], list[Judged]]
+"""What a worker makes of one task's judgements, in order, before sending them: fewer values, some ``Folded``."""
+
+
+class Folded:
+    """Base of a value that a worker sends for ``count`` consecutive judgements of one task, from
+    its ``first``; ``unfolded`` gives those judgements one by one.
+
+    The worker does not send them: the parent binds each fold to a way of judging its task again,
+    in this process (``bind``), and that is done at most once per task, when first asked.
+    """
+
+    __slots__ = ("_again",)
+    _again: Callable[[], list[Any]]
+
+    def bind(self, again: Callable[[], list[Any]]) -> None:
+        object.__setattr__(self, "_again", again)  # subclasses may be frozen dataclasses
+
+    def again(self) -> list[Any]:
+        """Every judgement of this fold's task, judged again here."""
+        return self._again()
 
 
 def usable_cores() -> int:
@@ -97,23 +123,55 @@ def _chunks(items: Iterable[Document | tuple[int, bytes]]) -> Iterator[Chunk]:
 
 
 def judge_lines_in_parallel(
-    source: str, items: Iterable[Document | tuple[int, bytes]], judge: Judge[Judged], workers: int
+    source: str,
+    items: Iterable[Document | tuple[int, bytes]],
+    judge: Judge[Judged],
+    workers: int,
+    fold: Fold[Judged] | None = None,
 ) -> Iterator[Judged]:
-    """What ``judge`` gives for raw JSONL lines (or already-made syntax documents), in input order."""
-    yield from _in_order(partial(_judge_chunk, judge, source), _chunks(items), workers)
+    """What ``judge`` gives for raw JSONL lines (or already-made syntax documents), in input order;
+    with ``fold``, what it makes of each chunk's judgements."""
+    yield from _judged_in_order(partial(_judge_chunk, judge, source), _chunks(items), workers, fold)
 
 
 def judge_ranges_in_parallel(
-    source: str, ranges: Iterable[LineRange | Document], judge: Judge[Judged], limit: int, workers: int
+    source: str,
+    ranges: Iterable[LineRange | Document],
+    judge: Judge[Judged],
+    limit: int,
+    workers: int,
+    fold: Fold[Judged] | None = None,
 ) -> Iterator[Judged]:
     """What ``judge`` gives for the lines of every range (or the documents saying why reading stopped),
-    in order; a file that holds no line at all is refused for that, as when read in one piece."""
+    in order, with ``fold`` what it makes of each range's; a file that holds no line at all is refused
+    for that, as when read in one piece."""
     artifacts = 0
-    for judged in _in_order(partial(judge_range, judge, limit), ranges, workers):
+    for judged in _judged_in_order(partial(judge_range, judge, limit), ranges, workers, fold):
         artifacts += 1
         yield judged
     if artifacts == 0:
         yield judge(no_line(source))
+
+
+def _judged_in_order(
+    judge_task: Callable[[Task], list[Judged]], tasks: Iterable[Task], workers: int, fold: Fold[Judged] | None
+) -> Iterator[Judged]:
+    """Each task judged by a worker (and folded there), in task order; each fold is bound to judging
+    its task again here."""
+    if fold is None:
+        for _, judged in _in_order(judge_task, tasks, workers):
+            yield from judged
+        return
+    for task, judged in _in_order(partial(_folded, fold, judge_task), tasks, workers):
+        again = cache(partial(judge_task, task))
+        for item in judged:
+            if isinstance(item, Folded):
+                item.bind(again)
+            yield item
+
+
+def _folded(fold: Fold[Judged], judge_task: Callable[[Task], list[Judged]], task: Task) -> list[Judged]:
+    return fold(judge_task(task))
 
 
 _INSTALLED: dict[str, Callable[[Any], list[Any]]] = {}
@@ -128,8 +186,10 @@ def _do(task: Any) -> list[Any]:
     return _INSTALLED["work"](task)
 
 
-def _in_order(work: Callable[[Task], list[Judged]], tasks: Iterable[Task], workers: int) -> Iterator[Judged]:
-    """``work`` of each task on ``workers`` forked processes, the results in task order.
+def _in_order(
+    work: Callable[[Task], list[Judged]], tasks: Iterable[Task], workers: int
+) -> Iterator[tuple[Task, list[Judged]]]:
+    """Each task with ``work`` of it, done on ``workers`` forked processes, in task order.
 
     ``work`` reaches the workers through fork, not pickling; only the tasks (ranges, chunks of
     lines) and the results are pickled. When a worker dies, the tasks it and the others still
@@ -149,17 +209,17 @@ def _in_order(work: Callable[[Task], list[Judged]], tasks: Iterable[Task], worke
                 owed.append((None, task))
                 owed[-1] = (pool.submit(_do, task), task)
                 if len(owed) >= 2 * workers:
-                    yield from _result(owed[0][0])
+                    yield owed[0][1], _result(owed[0][0])
                     owed.popleft()
             while owed:
-                yield from _result(owed[0][0])
+                yield owed[0][1], _result(owed[0][0])
                 owed.popleft()
         except BrokenProcessPool:
             pool.shutdown(wait=False, cancel_futures=True)
             for _, task in owed:
-                yield from work(task)
+                yield task, work(task)
             for task in pending:
-                yield from work(task)
+                yield task, work(task)
 
 
 def _result(future: Future[list[Judged]] | None) -> list[Judged]:

@@ -23,6 +23,7 @@ from evalscore.validation.internal_error import internal_error_finding
 from evalscore.validation.parallel import (
     PARALLEL_MIN_BYTES,
     RANGE_BYTES,
+    Fold,
     Judge,
     Judged,
     can_parallelize,
@@ -86,13 +87,15 @@ def judge_paths(
     skip: frozenset[FileKey] = frozenset(),
     cluster: Client | None = None,
     digests: bool = True,
+    fold: Fold[Judged] | None = None,
 ) -> Iterator[Judged]:
     """What ``judge`` gives for every document under ``paths`` (but the files in ``skip``), one at a
     time, in order.
 
     A long JSONL file is judged by ``workers`` forked processes (each given ``judge`` when it is
     forked); everything else, and everything when ``workers`` is 1, in this process. With
-    ``cluster``, every file is judged on the Dask cluster's workers, standard input here.
+    ``fold``, a worker sends what it makes of each task's judgements instead (``parallel.Folded``).
+    With ``cluster``, every file is judged on the Dask cluster's workers, standard input here.
     """
     if cluster is not None:
         from evalscore.distributed.judging import judge_on_cluster  # noqa: PLC0415 - only with --dask
@@ -107,7 +110,7 @@ def judge_paths(
             skip=skip,
             digests=digests,
         )
-    return _judge_here(paths, judge, workers, max_document_bytes, on_input, stdin, skip, digests)
+    return _judge_here(paths, judge, workers, max_document_bytes, on_input, stdin, skip, digests, fold)
 
 
 def _judge_here(
@@ -119,6 +122,7 @@ def _judge_here(
     stdin: IO[bytes] | None,
     skip: frozenset[FileKey],
     digests: bool,
+    fold: Fold[Judged] | None,
 ) -> Iterator[Judged]:
     for file in expand_paths(paths, skip):
         in_parallel = (
@@ -132,14 +136,14 @@ def _judge_here(
         if in_parallel and not file.gzipped:
             ranges, record = line_ranges(file, RANGE_BYTES, digest=digests)
             guarded_ranges = guarded_reading(ranges, file.source)
-            yield from judge_ranges_in_parallel(file.source, guarded_ranges, judge, max_document_bytes, workers)
+            yield from judge_ranges_in_parallel(file.source, guarded_ranges, judge, max_document_bytes, workers, fold)
         else:
             items, record = read_file_documents(
                 file, max_document_bytes, stdin if file.path == STDIN else None, raw_jsonl=in_parallel, digest=digests
             )
             guarded = guarded_reading(items, file.source)
             if in_parallel:
-                yield from judge_lines_in_parallel(file.source, guarded, judge, workers)
+                yield from judge_lines_in_parallel(file.source, guarded, judge, workers, fold)
             else:
                 yield from _judge_sequentially(guarded, judge)
         if on_input is not None:
