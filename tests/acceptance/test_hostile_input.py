@@ -156,14 +156,14 @@ def test_traceback_shows_where_an_internal_error_happened(tmp_path: Path, monkey
 def test_an_internal_error_while_scoring_one_run_exits_70_and_scores_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = checked_runs.score_run_dict  # runs re-derived against a suite are scored from their dict
+    real = checked_runs.RunScorer.score_dict  # runs re-derived against a suite are scored from their dict
 
-    def score_run_dict(run: Any, *options: Any) -> Any:
+    def score_dict(scorer: Any, scoring: Any, run: Any, source: str) -> None:
         if run["run_id"] == "partner-2026-11-02-a":
             raise ZeroDivisionError("a bug planted by the test")
-        return real(run, *options)
+        real(scorer, scoring, run, source)
 
-    monkeypatch.setattr(checked_runs, "score_run_dict", score_run_dict)
+    monkeypatch.setattr(checked_runs.RunScorer, "score_dict", score_dict)
     result = invoke("score", LOG, "--suite", SUITE, "--format", "json")
     assert result.exit_code == 70
     assert "ES099" in result.stdout

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from evalscore.cli import score_command
 from evalscore.cli.main import main
-from evalscore.scoring import checked_runs
+from evalscore.scoring import checked_runs, scored_runs
 from evalscore.validation import parallel, pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,22 +149,22 @@ def test_the_workers_send_summed_runs_and_the_parent_reads_again_only_those_hold
     received: list[list[int]] = []
     """The line of each run, for each sum the parent received."""
     unfolded: list[list[int]] = []
-    real_add, real_unfolded = score_command._Scoring.add, checked_runs.ScoredRuns.unfolded
+    real_add, real_unfolded = score_command._Scoring.add, scored_runs.ScoredRuns.unfolded
 
-    def lines_of(scored: checked_runs.ScoredRuns) -> list[int]:
+    def lines_of(scored: scored_runs.ScoredRuns) -> list[int]:
         return [int(source.rsplit(":", 1)[1]) for _, source, _ in scored.runs]
 
     def add(scoring: Any, judged: Any) -> None:
-        if isinstance(judged, checked_runs.ScoredRuns):
+        if isinstance(judged, scored_runs.ScoredRuns):
             received.append(lines_of(judged))
         real_add(scoring, judged)
 
-    def count_unfolded(scored: checked_runs.ScoredRuns) -> Any:
+    def count_unfolded(scored: scored_runs.ScoredRuns) -> Any:
         unfolded.append(lines_of(scored))
         return real_unfolded(scored)
 
     monkeypatch.setattr(score_command._Scoring, "add", add)
-    monkeypatch.setattr(checked_runs.ScoredRuns, "unfolded", count_unfolded)
+    monkeypatch.setattr(scored_runs.ScoredRuns, "unfolded", count_unfolded)
     lines = valid_lines()
     if not repeats:
         lines = [line for index, line in enumerate(lines) if index % 7 != 6]
@@ -211,14 +211,14 @@ def test_a_bug_on_one_run_gives_the_same_report_on_one_core_and_two(
     tmp_path: Path, submitted: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(pipeline, "RANGE_BYTES", SPLITS[1])
-    real = checked_runs.score_run_dict  # runs re-derived against a suite are scored from their dict
+    real = checked_runs.RunScorer.score_dict  # runs re-derived against a suite are scored from their dict
 
-    def score_run_dict(run: Any, *options: Any) -> Any:
+    def score_dict(scorer: Any, scoring: Any, run: Any, source: str) -> None:
         if run["run_id"] == "run-9":
             raise ZeroDivisionError("a bug planted by the test")
-        return real(run, *options)
+        real(scorer, scoring, run, source)
 
-    monkeypatch.setattr(checked_runs, "score_run_dict", score_run_dict)  # forked workers inherit it
+    monkeypatch.setattr(checked_runs.RunScorer, "score_dict", score_dict)  # forked workers inherit it
     log = write(tmp_path / "runs.jsonl", invalid_lines()[:17] + valid_lines()[17:])
     code, stdout = same_answer_with_one_and_two_jobs(submitted, "score", log, "--suite", SUITE, "--format", "json")
     assert code == 3

@@ -96,14 +96,14 @@ def test_a_suite_with_no_run_beside_it_is_a_usage_error(tmp_path: Path) -> None:
 
 
 def _crash_on_first_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = checked_runs.score_run_dict  # runs re-derived against a suite are scored from their dict
+    real = checked_runs.RunScorer.score_dict  # runs re-derived against a suite are scored from their dict
 
-    def score_run_dict(run: Any, *options: Any) -> Any:
+    def score_dict(scorer: Any, scoring: Any, run: Any, source: str) -> None:
         if run["run_id"] == json.loads(LOG_LINES[0])["run_id"]:
             raise ZeroDivisionError("a bug planted by the test")
-        return real(run, *options)
+        real(scorer, scoring, run, source)
 
-    monkeypatch.setattr(checked_runs, "score_run_dict", score_run_dict)
+    monkeypatch.setattr(checked_runs.RunScorer, "score_dict", score_dict)
 
 
 def test_a_bug_on_one_run_is_named_at_its_line_and_the_inputs_after_it_are_still_checked(

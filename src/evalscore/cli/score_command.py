@@ -11,6 +11,7 @@ import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Final
 
@@ -45,12 +46,13 @@ from evalscore.models.run import ScoringModel
 from evalscore.models.suite import EvalSuite
 from evalscore.printable import printable, printable_path
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
-from evalscore.scoring.checked_runs import RUN_KINDS, CheckedRun, RunScorer, ScoredRuns
+from evalscore.scoring.checked_runs import RUN_KINDS, CheckedRun, RunScorer
 from evalscore.scoring.decision import ThresholdBasis, Thresholds
 from evalscore.scoring.engine import Partial, PartialSum, RepeatedRuns, build_report
 from evalscore.scoring.intervals import DEFAULT_CONFIDENCE
 from evalscore.scoring.join import SuiteIndex, index_suites
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
+from evalscore.scoring.scored_runs import ScoredRuns, fold_runs
 from evalscore.scoring.signals import SignalParams
 from evalscore.validation.checker import WRONG_KIND, CheckedArtifact
 from evalscore.validation.contract_layer import report_findings
@@ -180,6 +182,9 @@ class _Scoring:
         self._inputs.note_runs(scored.source, scored.kinds)
         if self._inputs.invalid.verdicts:
             return
+        if not scored.exact:
+            self._add_one_by_one(scored.unfolded(), 0)
+            return
         for index, (key, source, _) in enumerate(scored.runs):
             if self._repeated.first_source(key, source) is not None:
                 self._add_one_by_one(scored.unfolded(), index)
@@ -230,7 +235,7 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None
             on_input=inputs.record,
             skip=suite_files(options.suites),
             cluster=cluster,
-            fold=scorer.fold,
+            fold=partial(fold_runs, scorer),
         )
         for item in judged:
             progress.tick(item.count if isinstance(item, ScoredRuns) else 1)

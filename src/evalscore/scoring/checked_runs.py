@@ -9,10 +9,8 @@ refused (``RepeatedRuns``, from the ``run_id`` and step count sent back), and on
 invalid no later run counts. A worker may have scored those runs already; their partials are
 dropped, so the report is the one a single process gives.
 
-A worker sends a range's consecutive valid runs as one ``ScoredRuns`` (``RunScorer.fold``): their
-partials summed, with each run's id digest, source and step count. Sending and adding up a partial
-per run cost the parent more than scoring it cost a worker. When a run in it was met before, the
-caller has the runs judged again one by one (``ScoredRuns.unfolded``) and refuses that one.
+A worker of a long JSONL file sends a range's consecutive valid runs summed instead
+(``scoring.scored_runs``), with this judge's parts.
 """
 
 from __future__ import annotations
@@ -25,13 +23,12 @@ from evalscore.findings import Finding
 from evalscore.inputs.documents import Document
 from evalscore.models.run import RunOf, ScoringModel
 from evalscore.pickled_as_fields import pickled_as_fields
-from evalscore.scoring.engine import DEFAULT_MODEL, Partial, PartialSum, SourcedRun, run_id_digest, score_run
-from evalscore.scoring.from_dicts import CompiledIndex, compile_index, run_step_count, score_run_dict, scores_from_dict
+from evalscore.scoring.engine import DEFAULT_MODEL, Partial, SourcedRun, score_run
+from evalscore.scoring.from_dicts import RunScoring, compile_index, run_step_count, scores_from_dict
 from evalscore.scoring.join import SuiteIndex, step_count
 from evalscore.scoring.signals import SignalParams
 from evalscore.validation.checker import CheckedArtifact, check_guarded
 from evalscore.validation.internal_error import internal_error_finding
-from evalscore.validation.parallel import Folded
 
 RUN_KINDS: Final = frozenset({"run", "scored-run"})
 
@@ -58,33 +55,8 @@ class CheckedRun:
     run: RunOutcome | None = None
 
 
-@pickled_as_fields
-@dataclass(frozen=True, slots=True)
-class ScoredRuns(Folded):
-    """Consecutive valid runs of one file, scored and summed by the worker that read them."""
-
-    first: int
-    """Where the first of them is among the judgements of its task (``parallel.Folded``)."""
-    count: int
-    source: str
-    """The file they were read from."""
-    kinds: frozenset[str]
-    runs: tuple[tuple[bytes, str, int], ...]
-    """Each run's id digest (``engine.run_id_digest``), its source (``path:line``) and its step count, in order."""
-    partial: Partial
-    """Their partials summed in order."""
-
-    def unfolded(self) -> list[CheckedRun]:
-        """The runs judged again in this process, one by one.
-
-        Read again, the file gives the same runs unless it changed since the worker read it; then
-        its task's verdicts are invalid ones saying so, and those are given instead.
-        """
-        judged: list[CheckedRun] = self.again()
-        runs = judged[self.first : self.first + self.count]
-        if len(runs) == self.count and all(item.run is not None for item in runs):
-            return runs
-        return [item for item in judged if not item.checked.valid] or runs
+def is_valid_run(checked: CheckedArtifact) -> bool:
+    return checked.valid and checked.kind in RUN_KINDS
 
 
 def run_source(checked: CheckedArtifact) -> str:
@@ -116,40 +88,15 @@ class RunScorer:
     def stop(self) -> None:
         self.scoring = False
 
-    def fold(self, judged: list[CheckedRun | ScoredRuns]) -> list[CheckedRun | ScoredRuns]:
-        """A task's judgements, each stretch of valid, scored runs of one file summed into one ``ScoredRuns``."""
-        folded: list[CheckedRun | ScoredRuns] = []
-        stretch: list[tuple[CheckedRun, RunOutcome, Partial]] = []
-        first = 0
-        for index, item in enumerate(judged):
-            run = item.run if isinstance(item, CheckedRun) else None
-            if run is not None and isinstance(run.outcome, Partial):
-                assert isinstance(item, CheckedRun)  # only a CheckedRun has a run
-                if stretch and stretch[0][0].checked.source != item.checked.source:
-                    folded.append(_scored_runs(first, stretch))
-                    stretch = []
-                if not stretch:
-                    first = index
-                stretch.append((item, run, run.outcome))
-                continue
-            if stretch:
-                folded.append(_scored_runs(first, stretch))
-                stretch = []
-            folded.append(item)
-        if stretch:
-            folded.append(_scored_runs(first, stretch))
-        return folded
-
     def __call__(self, document: Document) -> CheckedRun:
         if not self.scoring:
             return CheckedRun(check_guarded(document, None, False, self._findings_wanted))
-        compiled = self._compiled
-        if compiled is not None and scores_from_dict(document.value, self._dict_model):
-            return self._from_dict(document, compiled)
+        if self.takes_dict(document):
+            return self._from_dict(document)
         checked = check_guarded(document, None, True, self._findings_wanted)
         run = checked.model
         checked = dataclasses.replace(checked, model=None)
-        if not (checked.valid and checked.kind in RUN_KINDS and isinstance(run, RunOf)):
+        if not (is_valid_run(checked) and isinstance(run, RunOf)):
             return CheckedRun(checked)
         source = run_source(checked)
         outcome: Partial | Finding
@@ -164,29 +111,33 @@ class RunScorer:
             outcome = internal_error_finding(error, source, None)
         return CheckedRun(checked, RunOutcome(source, run.run_id, step_count(run), outcome))
 
-    def _from_dict(self, document: Document, compiled: CompiledIndex) -> CheckedRun:
-        checked = check_guarded(document, None, False, self._findings_wanted)
-        if not (checked.valid and checked.kind in RUN_KINDS):
+    def takes_dict(self, document: Document) -> bool:
+        """Whether ``document``, if a valid run, is scored from its dict (``check_dict_run``, ``score_dict``)."""
+        return self._compiled is not None and scores_from_dict(document.value, self._dict_model)
+
+    def check_dict_run(self, document: Document) -> CheckedArtifact:
+        """The verdict on a document ``takes_dict`` takes, checked without its model."""
+        return check_guarded(document, None, False, self._findings_wanted)
+
+    def dict_scoring(self) -> RunScoring:
+        """A pass that valid runs ``takes_dict`` takes can be scored into (``score_dict``)."""
+        return RunScoring(self._dict_model, self._signal_params)
+
+    def score_dict(self, scoring: RunScoring, run: Any, source: str) -> None:
+        assert self._compiled is not None  # takes_dict took it
+        scoring.score(run, source, self._compiled)
+
+    def _from_dict(self, document: Document) -> CheckedRun:
+        checked = self.check_dict_run(document)
+        if not is_valid_run(checked):
             return CheckedRun(checked)
         value: Any = document.value
         source = run_source(checked)
         outcome: Partial | Finding
         try:
-            outcome = score_run_dict(value, source, compiled, self._dict_model, self._signal_params)
+            scoring = self.dict_scoring()
+            self.score_dict(scoring, value, source)
+            outcome = scoring.total()
         except Exception as error:  # a bug on one run: name it, keep checking the others
             outcome = internal_error_finding(error, source, None)
         return CheckedRun(checked, RunOutcome(source, value["run_id"], run_step_count(value), outcome))
-
-
-def _scored_runs(first: int, stretch: list[tuple[CheckedRun, RunOutcome, Partial]]) -> ScoredRuns:
-    total = PartialSum()
-    for _, _, partial in stretch:
-        total.add(partial)
-    return ScoredRuns(
-        first,
-        len(stretch),
-        stretch[0][0].checked.source,
-        frozenset(item.checked.kind or "unknown" for item, _, _ in stretch),
-        tuple((run_id_digest(run.run_id), run.source, run.steps) for _, run, _ in stretch),
-        total.total(),
-    )

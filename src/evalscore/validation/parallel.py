@@ -45,8 +45,8 @@ Task = TypeVar("Task")
 Judged = TypeVar("Judged")
 Judge = Callable[[Document], Judged]
 """What one document gives: a verdict (``validate``), a verdict and the run's score (``score``)."""
-Fold = Callable[[list[Judged]], list[Judged]]
-"""What a worker makes of one task's judgements, in order, before sending them: fewer values, some ``Folded``."""
+Fold = Callable[[Iterable[Document]], list[Judged]]
+"""What a worker makes of one task's documents, in order, instead of judging each: fewer values, some ``Folded``."""
 
 
 class Folded:
@@ -89,24 +89,32 @@ def can_parallelize(workers: int) -> bool:
     return workers > 1 and "fork" in multiprocessing.get_all_start_methods()
 
 
-def _judge_chunk(judge: Judge[Judged], source: str, chunk: Chunk) -> list[Judged]:
+def _each(judge: Judge[Judged], documents: Iterable[Document]) -> list[Judged]:
+    return [judge(document) for document in documents]
+
+
+def _judge_chunk(judge_all: Fold[Judged], source: str, chunk: Chunk) -> list[Judged]:
     gc.disable()
     try:
-        return [judge(item if isinstance(item, Document) else parse_json(item[1], source, item[0])) for item in chunk]
+        return judge_all(item if isinstance(item, Document) else parse_json(item[1], source, item[0]) for item in chunk)
     finally:
         gc.enable()
 
 
 def judge_range(judge: Judge[Judged], limit: int, item: LineRange | Document) -> list[Judged]:
+    return _judge_range(partial(_each, judge), limit, item)
+
+
+def _judge_range(judge_all: Fold[Judged], limit: int, item: LineRange | Document) -> list[Judged]:
     if isinstance(item, Document):
-        return [judge(item)]
+        return judge_all((item,))
     gc.disable()
     try:
-        return [judge(document) for document in range_documents(item, limit)]
+        return judge_all(range_documents(item, limit))
     except FileChangedError:
-        return [judge(changed(item.source))]
+        return judge_all((changed(item.source),))
     except Exception as error:  # a bug while reading: this input's verdict says so, the run goes on
-        return [judge(Document(item.source, None, None, internal_error_finding(error, item.source, None)))]
+        return judge_all((Document(item.source, None, None, internal_error_finding(error, item.source, None)),))
     finally:
         gc.enable()
 
@@ -130,8 +138,10 @@ def judge_lines_in_parallel(
     fold: Fold[Judged] | None = None,
 ) -> Iterator[Judged]:
     """What ``judge`` gives for raw JSONL lines (or already-made syntax documents), in input order;
-    with ``fold``, what it makes of each chunk's judgements."""
-    yield from _judged_in_order(partial(_judge_chunk, judge, source), _chunks(items), workers, fold)
+    with ``fold``, what it makes of each chunk's documents."""
+    one_by_one = partial(_judge_chunk, partial(_each, judge), source)
+    sent = one_by_one if fold is None else partial(_judge_chunk, fold, source)
+    yield from _judged_in_order(one_by_one, sent, _chunks(items), workers)
 
 
 def judge_ranges_in_parallel(
@@ -143,10 +153,12 @@ def judge_ranges_in_parallel(
     fold: Fold[Judged] | None = None,
 ) -> Iterator[Judged]:
     """What ``judge`` gives for the lines of every range (or the documents saying why reading stopped),
-    in order, with ``fold`` what it makes of each range's; a file that holds no line at all is refused
-    for that, as when read in one piece."""
+    in order, with ``fold`` what it makes of each range's documents; a file that holds no line at all
+    is refused for that, as when read in one piece."""
+    one_by_one = partial(judge_range, judge, limit)
+    sent = one_by_one if fold is None else partial(_judge_range, fold, limit)
     artifacts = 0
-    for judged in _judged_in_order(partial(judge_range, judge, limit), ranges, workers, fold):
+    for judged in _judged_in_order(one_by_one, sent, ranges, workers):
         artifacts += 1
         yield judged
     if artifacts == 0:
@@ -154,24 +166,20 @@ def judge_ranges_in_parallel(
 
 
 def _judged_in_order(
-    judge_task: Callable[[Task], list[Judged]], tasks: Iterable[Task], workers: int, fold: Fold[Judged] | None
+    one_by_one: Callable[[Task], list[Judged]],
+    sent: Callable[[Task], list[Judged]],
+    tasks: Iterable[Task],
+    workers: int,
 ) -> Iterator[Judged]:
-    """Each task judged by a worker (and folded there), in task order; each fold is bound to judging
-    its task again here."""
-    if fold is None:
-        for _, judged in _in_order(judge_task, tasks, workers):
-            yield from judged
-        return
-    for task, judged in _in_order(partial(_folded, fold, judge_task), tasks, workers):
-        again = cache(partial(judge_task, task))
+    """What a worker ``sent`` for each task, in task order; each fold is bound to judging its task
+    again here, ``one_by_one``."""
+    for task, judged in _in_order(sent, tasks, workers):
+        again: Callable[[], list[Judged]] | None = None
         for item in judged:
             if isinstance(item, Folded):
+                again = again or cache(partial(one_by_one, task))
                 item.bind(again)
             yield item
-
-
-def _folded(fold: Fold[Judged], judge_task: Callable[[Task], list[Judged]], task: Task) -> list[Judged]:
-    return fold(judge_task(task))
 
 
 _INSTALLED: dict[str, Callable[[Any], list[Any]]] = {}

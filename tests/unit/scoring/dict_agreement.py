@@ -33,8 +33,8 @@ def scored(
 ) -> tuple[RunOutcome | None, bool]:
     """What ``RunScorer`` sends back for the document, and whether it went the dict's way."""
     scorer = RunScorer(index, model, params, 3)
-    real = checked_runs.score_run_dict
-    with mock.patch.object(checked_runs, "score_run_dict", side_effect=real) as spy:
+    real = checked_runs.RunScorer.score_dict
+    with mock.patch.object(checked_runs.RunScorer, "score_dict", side_effect=real, autospec=True) as spy:
         outcome = scorer(Document(source, None, doc)).run
     return outcome, spy.call_count == 1
 

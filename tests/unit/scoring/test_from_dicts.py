@@ -330,7 +330,7 @@ def test_a_bug_on_the_dict_path_is_named_and_the_scorer_goes_on(monkeypatch: pyt
     def broken(*args: Any) -> Any:
         raise ZeroDivisionError("planted")
 
-    monkeypatch.setattr(checked_runs, "score_run_dict", broken)
+    monkeypatch.setattr(checked_runs.RunScorer, "score_dict", broken)
     scorer = RunScorer(index_suites([SUITE]), None, SignalParams(), 3)
     done = scorer(Document("a.jsonl", 2, one_step()))
     assert done.run is not None

@@ -1,8 +1,10 @@
-"""One checked run dict scored against compiled suites in one pass: the ``Partial`` that
-``engine.score_run`` gives for the same run with the same suites, model and signal parameters.
+"""Checked run dicts scored against compiled suites in one pass each: the ``Partial`` that
+``engine.score_run`` gives for the same run with the same suites, model and signal parameters, or
+for several runs the sum of theirs (``engine.sum_partials``).
 
 Refusals, disagreements and pointers are made only when one is due; the step facts and signals are
-counted in place, and one ``Aggregate``, ``Signals`` and ``Partial`` are made at the end.
+counted in place, and one ``Aggregate``, ``Signals`` and ``Partial`` are made at the end: for a
+worker's stretch of runs, once for all of them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from evalscore.listing import Listing
 from evalscore.models.run import ScoringModel
 from evalscore.scoring import engine
 from evalscore.scoring.compare import Disagreement, disagreement_text
-from evalscore.scoring.engine import ModelRuns, Partial
+from evalscore.scoring.engine import ModelRuns, Partial, fill
 from evalscore.scoring.from_dicts import defaults
 from evalscore.scoring.from_dicts.compiled import CompiledIndex, CompiledStep, CompiledTask
 from evalscore.scoring.from_dicts.gates import discretionary, match_mandated, unordered_events
@@ -46,12 +48,16 @@ def step_number(value: int | float) -> int:
 
 
 class RunScoring:
-    """The state of one pass: counters, and the refusals and disagreements met, in order."""
+    """The state of a pass over runs, one after the other: counters, and the refusals and
+    disagreements met, in order; ``run``, ``source`` and ``run_id`` are those of the run being scored."""
 
-    def __init__(self, run: Mapping[str, Any], source: str, model: ScoringModel, params: SignalParams) -> None:
-        self.run = run
-        self.source = source
-        self.run_id: str = run["run_id"]
+    def __init__(self, model: ScoringModel, params: SignalParams) -> None:
+        self.run: Mapping[str, Any] = {}
+        self.source = ""
+        self.run_id = ""
+        self.model_runs: dict[ScoringModel, int] = {}
+        self.model_sources: dict[ScoringModel, list[str]] = {}
+        self.suites: set[tuple[str, str]] = set()
         self.model = model
         self.v3 = model == "v3"
         self.tally = StepTally()
@@ -99,9 +105,16 @@ class RunScoring:
 
     # --- the run -------------------------------------------------------------------------------
 
-    def score(self, index: CompiledIndex) -> None:
-        run = self.run
+    def score(self, run: Mapping[str, Any], source: str, index: CompiledIndex) -> None:
+        """Add ``run``, read from ``source``; when this raises, the run is partly added."""
+        self.run = run
+        self.source = source
+        self.run_id = run["run_id"]
+        recorded = run.get("scoring_model", defaults.SCORING_MODEL)
+        self.model_runs[recorded] = self.model_runs.get(recorded, 0) + 1
+        fill(self.model_sources.setdefault(recorded, []), (source,), engine.SOURCES_PER_MODEL)
         key = (run["suite_id"], run["suite_version"])
+        self.suites.add(key)
         suite = index.suites.get(key)
         if suite is None or key in index.ambiguous:
             self.refuse(suite_refusal(index.index, key, self.run_id, run_step_count(run), self.source))
@@ -192,8 +205,6 @@ class RunScoring:
             )
 
     def total(self) -> Partial:
-        run = self.run
-        sources = (self.source,)[: max(engine.SOURCES_PER_MODEL, 0)]
         return Partial(
             aggregate=self.tally.total(),
             signals=self.signals.total(),
@@ -203,8 +214,11 @@ class RunScoring:
             unlisted_refusals=tuple(
                 (code, refusals, steps) for code, (refusals, steps) in sorted(self.unlisted_refusals.items())
             ),
-            recorded_models=(ModelRuns(run.get("scoring_model", defaults.SCORING_MODEL), 1, sources),),
-            suites=frozenset({(run["suite_id"], run["suite_version"])}),
+            recorded_models=tuple(
+                ModelRuns(model, self.model_runs[model], tuple(self.model_sources[model]))
+                for model in sorted(self.model_runs)
+            ),
+            suites=frozenset(self.suites),
         )
 
 
@@ -217,6 +231,6 @@ def score_run_dict(
 ) -> Partial:
     """The partial of one checked run (``run`` or ``scored-run``) re-derived under ``model`` (v2 or v3),
     for a run whose recorded auto scores, if any, are under ``model`` too (``route.scores_from_dict``)."""
-    scoring = RunScoring(run, source, model, params)
-    scoring.score(index)
+    scoring = RunScoring(model, params)
+    scoring.score(run, source, index)
     return scoring.total()
