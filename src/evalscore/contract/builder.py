@@ -20,6 +20,7 @@ from evalscore.artifact_kinds import (
     VALIDATION_REPORT_SCHEMA_FILE,
     ArtifactKind,
 )
+from evalscore.contract.described import DescribedJsonSchema
 from evalscore.models import CURRENT_SCHEMA_VERSION, EvalSuite, Run, ScoredRun, StepScore
 
 __all__ = [
@@ -90,7 +91,7 @@ def _drop_generated_titles(node: Any) -> Any:
 def build_schema(kind: ArtifactKind) -> dict[str, Any]:
     """The published JSON Schema of one artifact kind."""
     model = MODELS[kind]
-    raw = model.model_json_schema(mode="validation")
+    raw = model.model_json_schema(mode="validation", schema_generator=DescribedJsonSchema)
     body = _drop_generated_titles(_inline(raw, raw.get("$defs", {})))
     body.pop("title", None)
     return {

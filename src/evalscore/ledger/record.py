@@ -15,6 +15,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from evalscore.contract.described import DescribedJsonSchema
 from evalscore.scoring.report import DecisionThresholds, InputRef, SuiteRef
 
 LEDGER_RECORD_SCHEMA_ID: Final = "https://evalscore.dev/schemas/v1/ledger-record.schema.json"
@@ -32,7 +33,7 @@ class LedgerRecord(BaseModel):
     a newline. ``hash`` is the SHA-256 of the canonical form of the record without ``hash``; ``prev``
     is the ``hash`` of the record before, 64 zeros for the first."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     seq: Annotated[int, Field(ge=1)]
     """1 for the first record, then one more than the record before."""
@@ -80,5 +81,5 @@ def report_digest(report: dict[str, Any]) -> str:
 
 def ledger_record_json_schema() -> dict[str, Any]:
     """The published schema of a ledger record."""
-    schema = LedgerRecord.model_json_schema(mode="validation")
+    schema = LedgerRecord.model_json_schema(mode="validation", schema_generator=DescribedJsonSchema)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": LEDGER_RECORD_SCHEMA_ID, **schema}

@@ -147,6 +147,5 @@ class StrictModel(BaseModel):
         extra="forbid",
         strict=True,
         frozen=True,
-        use_attribute_docstrings=True,
         regex_engine="python-re",
     )

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from evalscore.contract.described import DescribedJsonSchema
 from evalscore.instants import END_OF_TEXT
 from evalscore.models._base import Dimension
 from evalscore.models.run import ScoringModel
@@ -40,9 +41,7 @@ Source = Literal["rederived", "recorded"]
 class ReportModel(BaseModel):
     """Base of every report shape: strict, closed, self-documenting, immutable."""
 
-    model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True, regex_engine="python-re"
-    )
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, regex_engine="python-re")
 
 
 class InputRef(ReportModel):
@@ -394,7 +393,7 @@ class ScoreReport(ReportModel):
 
 def report_json_schema() -> dict[str, Any]:
     """The JSON Schema of the score report, with ``$schema`` and ``$id`` declared."""
-    schema = ScoreReport.model_json_schema(mode="serialization")
+    schema = ScoreReport.model_json_schema(mode="serialization", schema_generator=DescribedJsonSchema)
     return {"$schema": JSON_SCHEMA_DIALECT, "$id": SCORE_REPORT_SCHEMA_ID, **schema}
 
 

@@ -6,12 +6,14 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from evalscore.contract.described import DescribedJsonSchema
+
 VALIDATION_REPORT_SCHEMA_ID: Final = "https://evalscore.dev/schemas/v1/validation-report.schema.json"
 JSON_SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 
 
 class _ReportModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
 class FindingEntry(_ReportModel):
@@ -111,5 +113,5 @@ class ValidationReport(_ReportModel):
 
 
 def validation_report_json_schema() -> dict[str, Any]:
-    schema = ValidationReport.model_json_schema(mode="serialization")
+    schema = ValidationReport.model_json_schema(mode="serialization", schema_generator=DescribedJsonSchema)
     return {"$schema": JSON_SCHEMA_DIALECT, "$id": VALIDATION_REPORT_SCHEMA_ID, **schema}
