@@ -62,6 +62,37 @@ def test_scoring_imports_the_models_it_builds() -> None:
     assert {"pydantic", "evalscore.models", "evalscore.scoring"} <= modules
 
 
+_DOCSTRINGS_READ = """
+import json, pydantic
+from pydantic._internal import _fields
+read = []
+real = _fields.extract_docstrings_from_cls
+_fields.extract_docstrings_from_cls = lambda cls, **options: read.append(cls.__name__) or real(cls, **options)
+from evalscore.cli import import_command, import_langgraph_command, import_pydantic_ai_command
+from evalscore.cli import ledger_command, report_command, schema_command, score_command
+class Probe(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(use_attribute_docstrings=True)
+print(json.dumps(read))
+"""
+
+
+def test_no_model_class_reads_its_attribute_docstrings_when_it_is_made() -> None:
+    done = subprocess.run([sys.executable, "-c", _DOCSTRINGS_READ], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == ["Probe"]  # the probe's own class shows that a reading is seen
+
+
+def test_scoring_takes_the_ledger_s_lock_only_with_a_ledger(tmp_path: Path) -> None:
+    exit_code, modules = _modules_after("score", str(PARTNER_LOG), "--allow-empty")
+    assert exit_code in (0, 1)
+    assert "evalscore.models" in modules
+    assert "filelock" not in modules
+    ledger = tmp_path / "decisions.jsonl"
+    exit_code, modules = _modules_after("score", str(PARTNER_LOG), "--allow-empty", "--ledger", str(ledger))
+    assert exit_code in (0, 1)
+    assert "filelock" in modules
+    assert ledger.stat().st_size > 0
+
+
 def test_a_rejected_document_loads_the_reference_validator_to_explain_itself(tmp_path: Path) -> None:
     run = json.loads(PARTNER_LOG.read_text().splitlines()[0])
     run["task_results"] = "not a list"

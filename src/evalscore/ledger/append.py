@@ -13,15 +13,16 @@ import datetime
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Final
-
-from filelock import FileLock
+from typing import TYPE_CHECKING, Any, Final
 
 from evalscore.cli.output_file import non_regular_kind, same_file_as
 from evalscore.inputs import strict_json
 from evalscore.inputs.syntax_error import DocumentSyntaxError
 from evalscore.ledger.record import GENESIS, canonical, record_hash, report_digest
 from evalscore.scoring.report import ScoreReport
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 TAIL_BYTES: Final = 1024 * 1024
 """The longest last line an append reads back; a longer one is refused like a torn one."""
@@ -54,6 +55,8 @@ def check_ledger(path: Path, inputs: Iterable[str]) -> None:
 
 
 def lock_of(path: Path) -> FileLock:
+    from filelock import FileLock  # noqa: PLC0415 - 10 ms of every score's start-up, wanted only with --ledger
+
     return FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S)
 
 
