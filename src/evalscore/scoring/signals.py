@@ -136,9 +136,9 @@ class SignalSum:
 
     def total(self) -> Signals:
         tally: ToolTally = tuple(
-            (tool, self._tools[tool][0], self._tools[tool][1]) for tool in sorted(self._tools, key=_tool_order)
+            (tool, self._tools[tool][0], self._tools[tool][1]) for tool in sorted(self._tools, key=tool_order)
         )
-        unresolved = tuple((tool, self._unresolved[tool]) for tool in sorted(self._unresolved, key=_tool_order))
+        unresolved = tuple((tool, self._unresolved[tool]) for tool in sorted(self._unresolved, key=tool_order))
         return Signals(
             **self._counts,
             by_target_tool=tally,
@@ -147,7 +147,8 @@ class SignalSum:
         )
 
 
-def _tool_order(tool: str | None) -> tuple[bool, str]:
+def tool_order(tool: str | None) -> tuple[bool, str]:
+    """Where ``tool`` comes in a per-tool list: the untargeted (None) first, then by name."""
     return (tool is not None, tool or "")
 
 

@@ -45,7 +45,7 @@ def many_tools(count: int) -> SourcedRun:
 def test_a_run_with_n_distinct_target_tools_orders_its_tally_in_n_log_n_not_n_squared(
     count: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    orderings = counting(monkeypatch, signals, "_tool_order")
+    orderings = counting(monkeypatch, signals, "tool_order")
     report = score([many_tools(count)])
     assert len(report.signals.by_target_tool) == count
     assert 0 < len(orderings) <= 4 * count

@@ -16,8 +16,8 @@ from evalscore.scoring.signals import (
     distinct_overseers,
     latency_bin,
     timestamp_latency,
+    tool_order,
 )
-from evalscore.scoring.signals import _tool_order as tool_order
 
 
 def latency_of(event: Mapping[str, Any]) -> float | None:
