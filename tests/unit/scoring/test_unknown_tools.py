@@ -62,6 +62,16 @@ def test_the_gated_tool_itself_and_unrelated_tools_join_without_a_toolbox() -> N
     assert isinstance(step, JoinedStep)
 
 
+def test_a_call_naming_one_of_two_gated_look_alikes_exactly_joins_and_a_third_spelling_is_refused() -> None:
+    both = suite(task_def("t1", gates=[gate("lower", REFUND), gate("upper", "Issue_Refund")]))
+    for exact in (REFUND, "Issue_Refund"):
+        (step,) = joined([exact], both)
+        assert isinstance(step, JoinedStep)
+    (refusal,) = joined(["ISSUE_REFUND"], both)
+    assert isinstance(refusal, Refusal)
+    assert refusal.reason.startswith("the step calls 'ISSUE_REFUND', which differs from the gated tool 'Issue_Refund'")
+
+
 def test_a_tool_outside_a_declared_toolbox_is_refused() -> None:
     declared = with_toolbox(GATED, REFUND, "lookup")
     (step,) = joined([REFUND, "lookup"], declared)
