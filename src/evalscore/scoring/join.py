@@ -159,7 +159,7 @@ def unknown_tool_reason(tool: str, known: KnownSuite, task: EvalTask) -> str | N
     """Why a call to ``tool`` cannot be scored against the suite, or None when the suite knows it."""
     if known.declared_tools and tool not in known.declared_tools:
         return f"the step calls {tool!r}, which is not in the toolbox of suite {known.suite.suite.id!r}"
-    look_alikes = known.gated_by_key[task.id].get(tool_key(tool), ())
+    look_alikes = known.gated_by_key[task.id].get(tool_key(tool))
     if look_alikes and tool not in look_alikes:  # a call that names a gated tool exactly is that tool's
         return (
             f"the step calls {tool!r}, which differs from the gated tool {look_alikes[0]!r} only by case, width "
