@@ -46,9 +46,10 @@ from evalscore.printable import printable, printable_path
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
 from evalscore.scoring.checked_runs import RUN_KINDS, CheckedRun, RunScorer
 from evalscore.scoring.decision import ThresholdBasis, Thresholds
-from evalscore.scoring.engine import PartialSum, RepeatedRuns, build_report
+from evalscore.scoring.engine import PartialSum, build_report
 from evalscore.scoring.intervals import DEFAULT_CONFIDENCE
 from evalscore.scoring.join import SuiteIndex, index_suites
+from evalscore.scoring.repeated_runs import RepeatedRuns
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
 from evalscore.scoring.signals import SignalParams
 from evalscore.validation.checker import WRONG_KIND, CheckedArtifact

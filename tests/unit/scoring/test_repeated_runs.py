@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from evalscore.scoring import SourcedRun, Thresholds, score
-from evalscore.scoring.engine import RUN_ID_DIGEST_BYTES, RepeatedRuns, run_id_digest
+from evalscore.scoring.repeated_runs import RUN_ID_DIGEST_BYTES, RepeatedRuns, run_id_digest
 
 from .builders import REFUND, approval, gate, run, step_def, step_result, suite, task_def
 
