@@ -156,10 +156,10 @@ class _Scoring:
     """The runs' partials added up in input order; a run met again is refused, and once an input is
     invalid (or a bug met on a run) the rest are still checked, to list every problem, but not scored."""
 
-    def __init__(self, inputs: _Inputs, scorer: RunScorer) -> None:
+    def __init__(self, inputs: _Inputs, scorer: RunScorer, repeated: RepeatedRuns) -> None:
         self._inputs = inputs
         self._scorer = scorer
-        self._repeated = RepeatedRuns()
+        self._repeated = repeated
         self.total = PartialSum()
 
     def add(self, checked_run: CheckedRun) -> None:
@@ -191,21 +191,25 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None
     """Every run checked and scored one at a time (on every core for a long JSONL), so a long log
     is never held whole."""
     scorer = RunScorer(index, options.scoring_model, options.signal_params, FINDINGS_SHOWN)
-    scoring = _Scoring(inputs, scorer)
+    repeated = RepeatedRuns()
+    scoring = _Scoring(inputs, scorer, repeated)
     if inputs.invalid.verdicts:
         scorer.stop()
-    with cluster_for(options.dask) as cluster, Progress("runs") as progress:
-        for checked_run in judge_paths(
-            list(options.runs),
-            scorer,
-            workers=worker_count(options.jobs),
-            max_document_bytes=options.max_document_bytes,
-            on_input=inputs.record,
-            skip=suite_files(options.suites),
-            cluster=cluster,
-        ):
-            progress.tick()
-            scoring.add(checked_run)
+    try:
+        with cluster_for(options.dask) as cluster, Progress("runs") as progress:
+            for checked_run in judge_paths(
+                list(options.runs),
+                scorer,
+                workers=worker_count(options.jobs),
+                max_document_bytes=options.max_document_bytes,
+                on_input=inputs.record,
+                skip=suite_files(options.suites),
+                cluster=cluster,
+            ):
+                progress.tick()
+                scoring.add(checked_run)
+    finally:
+        repeated.close()  # deletes its database on disk, if it spilled to one
     return scoring.total
 
 

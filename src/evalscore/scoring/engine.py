@@ -665,12 +665,12 @@ def score(
 
     index = index_suites(suites) if suites else None
     params = signal_params or SignalParams()
-    repeated = RepeatedRuns()
-    partials = (
-        repeated.refusal(run) or score_run(run, index=index, scoring_model=scoring_model, signal_params=params)
-        for run in runs
-    )
-    merged = sum_partials(partials)
+    with RepeatedRuns() as repeated:
+        partials = (
+            repeated.refusal(run) or score_run(run, index=index, scoring_model=scoring_model, signal_params=params)
+            for run in runs
+        )
+        merged = sum_partials(partials)
     return build_report(
         merged,
         rederived=index is not None,
