@@ -152,7 +152,7 @@ def test_the_database_is_private_temporary_unjournalled_and_its_cache_bounded() 
 
 
 def test_close_deletes_the_database_and_forgets_every_run() -> None:
-    repeated = RepeatedRuns(memory_entries=3)
+    repeated = RepeatedRuns(memory_entries=3, memory_chars=20)
     meet(repeated, 5)
     disk = repeated._disk
     assert disk is not None
@@ -161,7 +161,9 @@ def test_close_deletes_the_database_and_forgets_every_run() -> None:
     with pytest.raises(Exception, match="closed database"):
         disk.execute("SELECT 1")
     assert (repeated.in_memory(), repeated.on_disk()) == (0, 0)
-    assert meet(repeated, 5) == [None] * 5  # a closed one starts again empty
+    assert repeated.first_source(key(99), "y" * 19) is None  # a closed one starts again empty, characters too
+    assert (repeated.in_memory(), repeated.on_disk()) == (1, 0)
+    assert meet(repeated, 5) == [None] * 5
     repeated.close()
     repeated.close()  # twice is harmless
 
