@@ -25,7 +25,9 @@ from hypothesis import strategies as st
 
 from evalscore.cli import score_command
 from evalscore.cli.main import main
+from evalscore.distributed.cluster import ClusterError
 from evalscore.scoring import checked_runs, scored_runs
+from evalscore.scoring.repeated_runs import RepeatedRuns
 from evalscore.validation import parallel, pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -309,3 +311,61 @@ def test_the_default_is_every_usable_core_and_jobs_below_one_are_refused() -> No
         parallel.worker_count(0)
     with pytest.raises(ValueError, match="at least 1"):
         pipeline.check_paths([str(LOG)], jobs=0)
+
+
+def spilling(closed: list[tuple[int, int]]) -> type[RepeatedRuns]:
+    """``RepeatedRuns`` with 3 entries in memory at most, noting how many it holds in memory and on disk when closed."""
+
+    class Spilling(RepeatedRuns):
+        def __init__(self) -> None:
+            super().__init__(memory_entries=3)
+
+        def close(self) -> None:
+            closed.append((self.in_memory(), self.on_disk()))
+            super().close()
+
+    return Spilling
+
+
+def test_run_ids_spilled_to_disk_give_the_same_report_across_files_and_forked_pools(
+    tmp_path: Path, submitted: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parent spills the run ids it has met to a database on disk while reading the first file;
+    the pool forked for the second file starts with that connection open and must leave it alone."""
+    monkeypatch.setattr(pipeline, "RANGE_BYTES", SPLITS[1])
+    first = write(tmp_path / "a.jsonl", valid_lines())
+    second = write(tmp_path / "b.jsonl", valid_lines())  # every run of a.jsonl again
+    args = ("score", first, second, "--suite", SUITE, "--format", "json")
+    unbounded = invoke(*args, "-j", "2")
+    submitted.clear()
+    closed: list[tuple[int, int]] = []
+    monkeypatch.setattr(score_command, "RepeatedRuns", spilling(closed))
+    for jobs in ("1", "2"):
+        bounded = invoke(*args, "-j", jobs)
+        assert (bounded.exit_code, bounded.stdout) == (unbounded.exit_code, unbounded.stdout)
+    assert [call for call in submitted if call < 0] == [-2, -2]  # a pool per file, under -j 2 only
+    distinct = LINES - len(range(6, LINES, 7))
+    assert closed == [(distinct % 3, distinct - distinct % 3)] * 2
+    refusals = json.loads(unbounded.stdout)["refusals"]
+    assert len(refusals) == len(range(6, LINES, 7)) + LINES
+    assert refusals[-1]["source"] == f"{second}:{LINES}"
+    assert f"was already read from {first}:{LINES}" in refusals[-1]["reason"]
+
+
+def test_the_run_ids_on_disk_are_deleted_when_reading_the_runs_fails(
+    tmp_path: Path, submitted: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pipeline, "RANGE_BYTES", SPLITS[0])  # a line per range: the first 10 items are 10 lines
+    real = pipeline.judge_paths
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        yield from list(real(*args, **kwargs))[:10]
+        raise ClusterError("the scheduler went away")
+
+    closed: list[tuple[int, int]] = []
+    monkeypatch.setattr(score_command, "RepeatedRuns", spilling(closed))
+    monkeypatch.setattr(score_command, "judge_paths", failing)
+    result = invoke("score", write(tmp_path / "runs.jsonl", valid_lines()), "-j", "2")
+    assert result.exit_code == 2
+    assert "the scheduler went away" in result.stderr
+    assert closed == [(0, 9)]  # the first 10 lines hold 9 distinct runs: three spills of 3

@@ -65,6 +65,6 @@ def test_each_sum_a_worker_sends_is_its_runs_partials_summed(
 def test_most_generated_runs_are_summed_and_both_scorers_are_met() -> None:
     TALLY.clear()
     test_each_sum_a_worker_sends_is_its_runs_partials_summed()
-    assert TALLY["documents"] >= 80
+    assert TALLY["documents"] >= 60  # 40 examples of one to six runs each
     assert TALLY["summed"] >= 0.5 * TALLY["documents"]
     assert 0 < TALLY["dict"] < TALLY["documents"]

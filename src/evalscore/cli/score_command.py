@@ -48,9 +48,10 @@ from evalscore.printable import printable, printable_path
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
 from evalscore.scoring.checked_runs import RUN_KINDS, CheckedRun, RunScorer
 from evalscore.scoring.decision import ThresholdBasis, Thresholds
-from evalscore.scoring.engine import Partial, PartialSum, RepeatedRuns, build_report
+from evalscore.scoring.engine import Partial, PartialSum, build_report
 from evalscore.scoring.intervals import DEFAULT_CONFIDENCE
 from evalscore.scoring.join import SuiteIndex, index_suites
+from evalscore.scoring.repeated_runs import RepeatedRuns
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
 from evalscore.scoring.scored_runs import ScoredRuns, fold_runs
 from evalscore.scoring.signals import SignalParams
@@ -162,10 +163,10 @@ class _Scoring:
     """The runs' partials added up in input order; a run met again is refused, and once an input is
     invalid (or a bug met on a run) the rest are still checked, to list every problem, but not scored."""
 
-    def __init__(self, inputs: _Inputs, scorer: RunScorer) -> None:
+    def __init__(self, inputs: _Inputs, scorer: RunScorer, repeated: RepeatedRuns) -> None:
         self._inputs = inputs
         self._scorer = scorer
-        self._repeated = RepeatedRuns()
+        self._repeated = repeated
         self.total = PartialSum()
 
     def add(self, judged: CheckedRun | ScoredRuns) -> None:
@@ -223,23 +224,27 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None
     """Every run checked and scored one at a time (on every core for a long JSONL), so a long log
     is never held whole."""
     scorer = RunScorer(index, options.scoring_model, options.signal_params, FINDINGS_SHOWN)
-    scoring = _Scoring(inputs, scorer)
+    repeated = RepeatedRuns()
+    scoring = _Scoring(inputs, scorer, repeated)
     if inputs.invalid.verdicts:
         scorer.stop()
-    with cluster_for(options.dask) as cluster, Progress("runs") as progress:
-        judged: Iterator[CheckedRun | ScoredRuns] = judge_paths(
-            list(options.runs),
-            scorer,
-            workers=worker_count(options.jobs),
-            max_document_bytes=options.max_document_bytes,
-            on_input=inputs.record,
-            skip=suite_files(options.suites),
-            cluster=cluster,
-            fold=partial(fold_runs, scorer),
-        )
-        for item in judged:
-            progress.tick(item.count if isinstance(item, ScoredRuns) else 1)
-            scoring.add(item)
+    try:
+        with cluster_for(options.dask) as cluster, Progress("runs") as progress:
+            judged: Iterator[CheckedRun | ScoredRuns] = judge_paths(
+                list(options.runs),
+                scorer,
+                workers=worker_count(options.jobs),
+                max_document_bytes=options.max_document_bytes,
+                on_input=inputs.record,
+                skip=suite_files(options.suites),
+                cluster=cluster,
+                fold=partial(fold_runs, scorer),
+            )
+            for item in judged:
+                progress.tick(item.count if isinstance(item, ScoredRuns) else 1)
+                scoring.add(item)
+    finally:
+        repeated.close()  # deletes its database on disk, if it spilled to one
     return scoring.total
 
 

@@ -17,7 +17,6 @@ rates are still printed over the derivable steps, with the refused ones counted.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -37,7 +36,6 @@ from evalscore.scoring.intervals import DEFAULT_CONFIDENCE, Proportion, dimensio
 from evalscore.scoring.join import JoinedStep, SuiteIndex, index_suites, join_run, step_count
 from evalscore.scoring.rederive import Rederived, rederive_step
 from evalscore.scoring.refusal import (
-    RUN_REPEATED,
     SCORING_MODEL_UNAVAILABLE,
     SCORING_MODELS_MIXED,
     Refusal,
@@ -356,56 +354,6 @@ def score_run_recorded(sourced: SourcedRun, model: ScoringModel | None, params: 
     return total.total()
 
 
-RUN_ID_DIGEST_BYTES: Final = 16
-"""128 bits: two different ids share a digest with odds far below one in 10^20 for a billion runs,
-and a chosen collision of BLAKE2b is out of reach."""
-
-
-def run_id_digest(run_id: str) -> bytes:
-    """A fixed-size key for a run id; a lone surrogate (a JSON ``\\ud800`` escape) is hashed as it is."""
-    return hashlib.blake2b(run_id.encode(errors="surrogatepass"), digest_size=RUN_ID_DIGEST_BYTES).digest()
-
-
-class RepeatedRuns:
-    """The run ids scored so far: a run met again would weigh twice, so it is refused instead.
-
-    The same log given twice, a JSONL line repeated twenty times, a symlink to a log
-    in a walked directory: each would otherwise move every rate towards that run.
-    """
-
-    def __init__(self) -> None:
-        self._first_source: dict[bytes, str] = {}
-        """Where each run id was first met, keyed by a digest of the id: an id is a string of any
-        length from the log, and keeping every one whole would let a log of long ids fill memory."""
-
-    def refusal(self, sourced: SourcedRun) -> Partial | None:
-        """None for a run id not met before (now remembered); else a refusal of the whole run."""
-        return self.refusal_of(sourced.run.run_id, sourced.source, step_count(sourced.run))
-
-    def first_source(self, key: bytes, source: str) -> str | None:
-        """None for a run id digest not met before (now remembered as met at ``source``); else where
-        it was first met."""
-        first = self._first_source.get(key)
-        if first is None:
-            self._first_source[key] = source
-        return first
-
-    def refusal_of(self, run_id: str, source: str, steps: int) -> Partial | None:
-        """``refusal`` of a run known by its id, source and step count (a run scored in another process)."""
-        first = self.first_source(run_id_digest(run_id), source)
-        if first is None:
-            return None
-        refusal = Refusal(
-            code=RUN_REPEATED,
-            reason=f"run {run_id!r} was already read from {first}; a run counted twice would weigh twice",
-            pointer="/run_id",
-            source=source,
-            run_id=run_id,
-            steps=steps,
-        )
-        return Partial(aggregate=agg.from_refused(refusal.steps), refusals=(refusal,))
-
-
 def score_run(
     sourced: SourcedRun,
     *,
@@ -713,14 +661,16 @@ def score(
     earlier report (``parse_report``) or a string saying why the one given
     could not be read (then the decision is refused).
     """
+    from evalscore.scoring.repeated_runs import RepeatedRuns  # noqa: PLC0415 - it imports this module's Partial
+
     index = index_suites(suites) if suites else None
     params = signal_params or SignalParams()
-    repeated = RepeatedRuns()
-    partials = (
-        repeated.refusal(run) or score_run(run, index=index, scoring_model=scoring_model, signal_params=params)
-        for run in runs
-    )
-    merged = sum_partials(partials)
+    with RepeatedRuns() as repeated:
+        partials = (
+            repeated.refusal(run) or score_run(run, index=index, scoring_model=scoring_model, signal_params=params)
+            for run in runs
+        )
+        merged = sum_partials(partials)
     return build_report(
         merged,
         rederived=index is not None,

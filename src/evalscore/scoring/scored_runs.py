@@ -21,8 +21,9 @@ from typing import Any
 from evalscore.inputs.documents import Document
 from evalscore.pickled_as_fields import pickled_as_fields
 from evalscore.scoring.checked_runs import CheckedRun, RunOutcome, RunScorer, is_valid_run, run_source
-from evalscore.scoring.engine import Partial, PartialSum, run_id_digest
+from evalscore.scoring.engine import Partial, PartialSum
 from evalscore.scoring.from_dicts import RunScoring, run_step_count
+from evalscore.scoring.repeated_runs import run_id_digest
 from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.internal_error import internal_error_finding
 from evalscore.validation.parallel import Folded
@@ -40,7 +41,8 @@ class ScoredRuns(Folded):
     """The file they were read from."""
     kinds: frozenset[str]
     runs: tuple[tuple[bytes, str, int], ...]
-    """Each run's id digest (``engine.run_id_digest``), its source (``path:line``) and its step count, in order."""
+    """Each run's id digest (``repeated_runs.run_id_digest``), its source (``path:line``) and its step
+    count, in order."""
     partial: Partial
     """Their partials summed in order."""
     exact: bool

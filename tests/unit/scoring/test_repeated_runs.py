@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from evalscore.scoring import SourcedRun, Thresholds, score
-from evalscore.scoring.engine import RUN_ID_DIGEST_BYTES, RepeatedRuns, run_id_digest
+from evalscore.scoring.repeated_runs import RUN_ID_DIGEST_BYTES, RepeatedRuns, run_id_digest
 
 from .builders import REFUND, approval, gate, run, step_def, step_result, suite, task_def
 
@@ -67,7 +67,7 @@ def test_run_ids_are_remembered_by_a_fixed_size_digest_not_whole() -> None:
     repeated = RepeatedRuns()
     long_ids = [f"{index}-" + "x" * 100_000 for index in range(50)]
     assert [repeated.refusal_of(run_id, f"log.jsonl:{n}", 1) for n, run_id in enumerate(long_ids)] == [None] * 50
-    kept = repeated._first_source
+    kept = repeated._latest
     assert len(kept) == 50
     assert {len(key) for key in kept} == {RUN_ID_DIGEST_BYTES}
     again = repeated.refusal_of(long_ids[7], "log.jsonl:99", 1)
