@@ -193,8 +193,8 @@ class _Scoring:
         self.total.add(scored.partial)
 
     def _add_one_by_one(self, checked_runs: list[CheckedRun], remembered: int) -> None:
-        """The runs of a ``ScoredRuns`` that holds a repeated run, one by one; the first ``remembered``
-        are known to the repeat check already."""
+        """The runs of a ``ScoredRuns`` whose sum cannot be used (it holds a repeated run, or is not
+        exact), one by one; the first ``remembered`` are known to the repeat check already."""
         for index, checked_run in enumerate(checked_runs):
             run = checked_run.run
             if index < remembered and run is not None and isinstance(run.outcome, Partial):

@@ -11,9 +11,9 @@ in flight, so memory does not grow with the file. A worker that dies (killed for
 memory, say) breaks the pool with an error instead of leaving its task waiting forever;
 what it and the others still owed is then judged in this process.
 
-A worker may also fold a task's judgements before sending them (``score`` sends a range's
-consecutive valid runs as one summed score, ``scoring.checked_runs.ScoredRuns``): a ``Folded``
-value stands for several, and the parent can still have them one by one (``Folded.unfolded``) by
+A worker may also fold a task's documents into fewer values than one judgement each (``score``
+sends each stretch of consecutive valid runs as one summed score, ``scoring.scored_runs``): a
+``Folded`` value stands for several judgements, and the parent can still have them one by one by
 judging that task again in this process, which it does only when it cannot use the fold.
 """
 

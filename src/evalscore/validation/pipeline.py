@@ -94,7 +94,8 @@ def judge_paths(
 
     A long JSONL file is judged by ``workers`` forked processes (each given ``judge`` when it is
     forked); everything else, and everything when ``workers`` is 1, in this process. With
-    ``fold``, a worker sends what it makes of each task's judgements instead (``parallel.Folded``).
+    ``fold``, a forked worker sends what it makes of each task's documents instead (``parallel.Folded``);
+    a Dask cluster's workers do not fold.
     With ``cluster``, every file is judged on the Dask cluster's workers, standard input here.
     """
     if cluster is not None:
