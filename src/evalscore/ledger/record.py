@@ -81,5 +81,5 @@ def report_digest(report: dict[str, Any]) -> str:
 
 def ledger_record_json_schema() -> dict[str, Any]:
     """The published schema of a ledger record."""
-    schema = LedgerRecord.model_json_schema(mode="validation", schema_generator=DescribedJsonSchema)
+    schema = LedgerRecord.model_json_schema(schema_generator=DescribedJsonSchema)  # validation mode
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": LEDGER_RECORD_SCHEMA_ID, **schema}

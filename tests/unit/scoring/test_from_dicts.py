@@ -18,7 +18,7 @@ from evalscore.scoring.compare import disagreement_text
 from evalscore.scoring.from_dicts import compiled, defaults, gates, oversight, route
 from evalscore.scoring.from_dicts import recorded as recorded_module
 from evalscore.scoring.from_dicts.compiled import compile_index, compile_task
-from evalscore.scoring.from_dicts.run import score_run_dict
+from evalscore.scoring.from_dicts.run import RunScoring
 from evalscore.scoring.from_dicts.tally import StepTally
 from evalscore.scoring.join import index_suites, know_suite
 from evalscore.scoring.rederive import expected_tool_match as tool_match
@@ -62,7 +62,9 @@ def same(doc: dict[str, Any], suites: list[EvalSuite] | None = None, model: str 
 
 def partial(doc: dict[str, Any], suites: list[EvalSuite] | None = None, model: str = "v3") -> engine.Partial:
     index = compile_index(index_suites([SUITE] if suites is None else suites))
-    return score_run_dict(doc, "run.json", index, model, SignalParams())  # type: ignore[arg-type]
+    scoring = RunScoring(model, SignalParams())  # type: ignore[arg-type]
+    scoring.score(doc, "run.json", index)
+    return scoring.total()
 
 
 # --- the defaults copied from the models ---------------------------------------------------------

@@ -9,6 +9,6 @@ with the record (``recorded``), signals (``oversight``), step facts (``tally``),
 
 from evalscore.scoring.from_dicts.compiled import CompiledIndex, compile_index
 from evalscore.scoring.from_dicts.route import scores_from_dict
-from evalscore.scoring.from_dicts.run import RunScoring, run_step_count, score_run_dict
+from evalscore.scoring.from_dicts.run import RunScoring, run_step_count
 
-__all__ = ["CompiledIndex", "RunScoring", "compile_index", "run_step_count", "score_run_dict", "scores_from_dict"]
+__all__ = ["CompiledIndex", "RunScoring", "compile_index", "run_step_count", "scores_from_dict"]

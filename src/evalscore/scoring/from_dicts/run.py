@@ -49,12 +49,11 @@ def step_number(value: int | float) -> int:
 
 class RunScoring:
     """The state of a pass over runs, one after the other: counters, and the refusals and
-    disagreements met, in order; ``run``, ``source`` and ``run_id`` are those of the run being scored."""
+    disagreements met, in order; ``source`` and ``run_id`` are those of the run being scored."""
 
     def __init__(self, model: ScoringModel, params: SignalParams) -> None:
-        self.run: Mapping[str, Any] = {}
-        self.source = ""
-        self.run_id = ""
+        self.source: str  # set by ``score``, before anything reads it
+        self.run_id: str
         self.model_runs: dict[ScoringModel, int] = {}
         self.model_sources: dict[ScoringModel, list[str]] = {}
         self.suites: set[tuple[str, str]] = set()
@@ -107,7 +106,6 @@ class RunScoring:
 
     def score(self, run: Mapping[str, Any], source: str, index: CompiledIndex) -> None:
         """Add ``run``, read from ``source``; when this raises, the run is partly added."""
-        self.run = run
         self.source = source
         self.run_id = run["run_id"]
         recorded = run.get("scoring_model", defaults.SCORING_MODEL)
@@ -224,13 +222,3 @@ class RunScoring:
 
 def step_pointer(task_index: int, step_index: int, *tokens: str | int) -> str:
     return join_pointer("/task_results", task_index, "step_results", step_index, *tokens)
-
-
-def score_run_dict(
-    run: Mapping[str, Any], source: str, index: CompiledIndex, model: ScoringModel, params: SignalParams
-) -> Partial:
-    """The partial of one checked run (``run`` or ``scored-run``) re-derived under ``model`` (v2 or v3),
-    for a run whose recorded auto scores, if any, are under ``model`` too (``route.scores_from_dict``)."""
-    scoring = RunScoring(model, params)
-    scoring.score(run, source, index)
-    return scoring.total()
