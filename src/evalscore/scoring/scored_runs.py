@@ -112,7 +112,8 @@ def fold_runs(scorer: RunScorer, documents: Iterable[Document]) -> list[CheckedR
                 error = _score_dict(scorer, stretch, checked, document.value)
                 if error is None:
                     continue
-                sent.append(stretch.close(exact=False))
+                if stretch.runs:  # the runs before it, in a sum that holds part of this one
+                    sent.append(stretch.close(exact=False))
                 sent.append(error)
                 stretch = None
                 continue

@@ -136,6 +136,23 @@ def test_a_bug_on_a_run_ends_its_stretch_as_not_to_be_used_and_is_sent_as_that_r
     assert (broken.run.source, broken.run.run_id) == ("log.jsonl:5", "d")
 
 
+def test_a_bug_on_the_first_run_of_a_stretch_sends_no_empty_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = RunScorer.score_dict
+
+    def score_dict(scorer: RunScorer, scoring: Any, run: Any, source: str) -> None:
+        real(scorer, scoring, run, source)
+        if run["run_id"] == "c":
+            raise ZeroDivisionError("a bug planted by the test")
+
+    monkeypatch.setattr(RunScorer, "score_dict", score_dict)
+    sent = fold_runs(scorer(), documents(RUNS))
+    assert [type(item).__name__ for item in sent] == ["ScoredRuns", "CheckedRun", "CheckedRun", "ScoredRuns"]
+    assert [(item.first, item.count, item.exact) for item in sent if isinstance(item, ScoredRuns)] == [
+        (0, 2, True),
+        (4, 1, True),
+    ]
+
+
 def test_runs_of_two_files_are_never_summed_together() -> None:
     both = documents([with_id(RUN_A, "a")], "one.jsonl") + documents([with_id(RUN_B, "b")], "two.jsonl", 2)
     sent = fold_runs(scorer(), both)
