@@ -1,7 +1,7 @@
 """Field descriptions for the published schemas, read from the attribute docstrings of the models.
 
 Pydantic can read them itself (``use_attribute_docstrings``), but it does so while each model class
-is made, by walking the interpreter's frames and tokenizing the class's source: about a third of
+is made, by walking the interpreter's frames and tokenizing the class's source: about 50 ms of
 ``score``'s start-up, paid by every command that imports a model, though only the schema builders
 ever use a description. The models therefore leave that option off, and the builders generate their
 schemas with ``DescribedJsonSchema``, which writes each description where pydantic would have: on the
