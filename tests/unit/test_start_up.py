@@ -145,3 +145,50 @@ def test_a_json_report_that_breaks_its_published_schema_is_a_bug_not_output(monk
         validation_json.validation_json_dict(ValidationSummary(strict=False, max_findings=3))
     monkeypatch.setattr(validation_json, "_raw_dict", real)
     assert validation_json.validation_json_dict(ValidationSummary(strict=False, max_findings=3))["exit_code"] == 2
+
+
+_FREEZE_PROBE = """
+import gc, json, sys
+from evalscore.cli.main import main
+collected, while_importing = [], []
+def note(phase, info):
+    if phase == "start":
+        collected.append(info["generation"])
+        command = sys.modules.get("evalscore.cli.score_command")
+        if command is not None and not hasattr(command, "score_command"):
+            while_importing.append(info["generation"])
+gc.callbacks.append(note)
+if sys.argv[1] == "off":
+    gc.disable()
+try:
+    main(["score", sys.argv[2], "--allow-empty"])
+except SystemExit as exit:
+    code = exit.code
+probe = {"exit": code, "frozen": gc.get_freeze_count(), "enabled": gc.isenabled()}
+print(json.dumps({**probe, "collections": collected, "while_importing": while_importing}), file=sys.stderr)
+"""
+
+
+def _freeze_probe(collector: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", _FREEZE_PROBE, collector, str(PARTNER_LOG)], capture_output=True, text=True, check=False
+    )
+    probe: dict[str, object] = json.loads(done.stderr.splitlines()[-1])
+    assert probe["exit"] == 0
+    return probe
+
+
+def test_a_command_s_module_is_imported_without_collecting_then_frozen() -> None:
+    """Importing ``score`` makes tens of thousands of objects that live as long as the process: the
+    collector does not walk them while they are made, nor after (they are frozen), and it is on again."""
+    probe = _freeze_probe("on")
+    assert isinstance(probe["frozen"], int)
+    assert probe["frozen"] > 20_000
+    assert probe["while_importing"] == []
+    assert probe["enabled"] is True
+
+
+def test_a_collector_that_was_off_stays_off() -> None:
+    probe = _freeze_probe("off")
+    assert probe["enabled"] is False
+    assert probe["collections"] == []
