@@ -13,6 +13,7 @@ import click
 
 from evalscore import __version__
 from evalscore.cli.common import traceback_option
+from evalscore.collector import collector_paused
 from evalscore.printable import printable
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, tracebacks_requested
 
@@ -41,14 +42,11 @@ def _imported_once(module_name: str) -> Any:
     """
     if module_name in sys.modules:
         return sys.modules[module_name]
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return importlib.import_module(module_name)
-    finally:
-        gc.freeze()
-        if collecting:
-            gc.enable()
+    with collector_paused():
+        try:
+            return importlib.import_module(module_name)
+        finally:
+            gc.freeze()
 
 
 class _Commands(click.Group):

@@ -37,6 +37,7 @@ from evalscore.cli.common import (
 from evalscore.cli.html_page import write_html
 from evalscore.cli.progress import Progress
 from evalscore.cli.report_output import ReportDestination, deliver, output_option, report_destination
+from evalscore.collector import collector_paused
 from evalscore.distributed.cluster import ClusterError, ClusterSpec
 from evalscore.findings import Finding
 from evalscore.inputs.documents import Document, InputRecord, read_file_documents
@@ -329,29 +330,30 @@ def run_score(options: ScoreOptions) -> int:
         sys.stderr.write("evalscore score: no run found under the given paths; nothing was scored\n")
         return EXIT_USAGE
     baseline, baseline_record = read_score_report(options.baseline, options.max_document_bytes)
-    report = build_report(
-        total.total(),
-        rederived=index is not None,
-        scoring_model=options.scoring_model,
-        thresholds=options.thresholds,
-        baseline=baseline,
-        signal_params=options.signal_params,
-        inputs=[*inputs.refs(), *([baseline_record] if baseline_record else [])],
-    )
-    if options.html is not None and not write_html(report, options.html, destination.inputs, "score"):
-        return EXIT_USAGE
-    to_file = destination.target is not None
-    rendered = SCORE_REPORTERS[options.output_format](
-        report, ReportStyle() if to_file else report_style(options.output_format, options.color, options.verbosity)
-    )
-    text = SCORE_REPORTERS["text"]
-    read = [record.path for record, _ in inputs.records]
-    on_screen = report_style("text", options.color, options.verbosity)
-    if not deliver(destination, rendered, lambda: text(report, on_screen), read):
-        return EXIT_USAGE
-    if options.ledger is not None and not _recorded(report, Path(options.ledger), read):
-        return EXIT_USAGE
-    return report.exit_code
+    with collector_paused():  # the report holds a row per target tool and per suite: acyclic, maybe large
+        report = build_report(
+            total.total(),
+            rederived=index is not None,
+            scoring_model=options.scoring_model,
+            thresholds=options.thresholds,
+            baseline=baseline,
+            signal_params=options.signal_params,
+            inputs=[*inputs.refs(), *([baseline_record] if baseline_record else [])],
+        )
+        if options.html is not None and not write_html(report, options.html, destination.inputs, "score"):
+            return EXIT_USAGE
+        to_file = destination.target is not None
+        rendered = SCORE_REPORTERS[options.output_format](
+            report, ReportStyle() if to_file else report_style(options.output_format, options.color, options.verbosity)
+        )
+        text = SCORE_REPORTERS["text"]
+        read = [record.path for record, _ in inputs.records]
+        on_screen = report_style("text", options.color, options.verbosity)
+        if not deliver(destination, rendered, lambda: text(report, on_screen), read):
+            return EXIT_USAGE
+        if options.ledger is not None and not _recorded(report, Path(options.ledger), read):
+            return EXIT_USAGE
+        return report.exit_code
 
 
 def _recorded(report: ScoreReport, ledger: Path, read: list[str]) -> bool:
