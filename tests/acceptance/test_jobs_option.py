@@ -28,7 +28,8 @@ from evalscore.cli.main import main
 from evalscore.distributed.cluster import ClusterError
 from evalscore.scoring import checked_runs, scored_runs
 from evalscore.scoring.repeated_runs import RepeatedRuns
-from evalscore.validation import parallel, pipeline
+from evalscore.validation import parallel, pipeline, summary
+from evalscore.validation.clean_stretches import CleanStretch
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "examples" / "partner-log.jsonl"
@@ -207,6 +208,27 @@ def test_invalid_lines_give_the_same_validation_and_score_reports_on_one_core_an
     code, stdout = same_answer_with_one_and_two_jobs(submitted, "score", log, "--suite", SUITE, "--format", "json")
     assert code == 3
     assert [artifact["line"] for artifact in json.loads(stdout)["artifacts"]] == [6, 18, 31, 42]
+
+
+@pytest.mark.parametrize("range_bytes", SPLITS)
+def test_validate_s_workers_send_clean_verdicts_as_stretches_and_the_report_is_the_same(
+    range_bytes: int, tmp_path: Path, submitted: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pipeline, "RANGE_BYTES", range_bytes)
+    in_stretches: list[int] = []
+    add_clean = summary.ValidationSummary.add_clean
+
+    def counting(self: summary.ValidationSummary, stretch: CleanStretch) -> None:
+        in_stretches.append(stretch.count)
+        add_clean(self, stretch)
+
+    monkeypatch.setattr(summary.ValidationSummary, "add_clean", counting)
+    log = write(tmp_path / "runs.jsonl", invalid_lines())
+    code, stdout = same_answer_with_one_and_two_jobs(submitted, "validate", log, "--format", "json")
+    assert code == 1
+    listed = json.loads(stdout)["artifacts"]
+    assert len(listed) == LINES
+    assert sum(in_stretches) == sum(1 for artifact in listed if artifact["valid"] and not artifact["findings"]) == 44
 
 
 def test_a_bug_on_one_run_gives_the_same_report_on_one_core_and_two(

@@ -26,7 +26,8 @@ from evalscore.cli.report_output import deliver, output_option, report_destinati
 from evalscore.distributed.cluster import ClusterError, ClusterSpec
 from evalscore.printable import printable
 from evalscore.reporters.registry import VALIDATION_FORMATS_WITH_DIGESTS, VALIDATION_REPORTERS, ReportStyle
-from evalscore.validation.pipeline import check_paths
+from evalscore.validation.clean_stretches import CleanStretch
+from evalscore.validation.pipeline import check_paths_in_stretches
 from evalscore.validation.summary import ValidationSummary
 
 
@@ -60,7 +61,7 @@ def run_validate(options: ValidateOptions) -> int:
     summary = ValidationSummary(strict=options.strict, max_findings=options.max_errors)
     try:
         with cluster_for(options.dask) as cluster:
-            checked = check_paths(
+            checked = check_paths_in_stretches(
                 list(options.paths),
                 options.kind,
                 max_document_bytes=options.max_document_bytes,
@@ -72,8 +73,12 @@ def run_validate(options: ValidateOptions) -> int:
             )
             with Progress("artifacts") as progress:  # removed however the loop ends (an interrupt included)
                 for artifact in checked:
-                    progress.tick()
-                    summary.add(artifact)
+                    if isinstance(artifact, CleanStretch):
+                        progress.tick(artifact.count)
+                        summary.add_clean(artifact)
+                    else:
+                        progress.tick()
+                        summary.add(artifact)
     except ClusterError as error:
         sys.stderr.write(f"evalscore validate: {printable(str(error))}\n")
         return EXIT_NO_CLUSTER

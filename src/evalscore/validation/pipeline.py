@@ -19,6 +19,7 @@ from evalscore.inputs.documents import (
 from evalscore.inputs.jsonl_ranges import line_ranges
 from evalscore.inputs.paths import STDIN, FileKey, expand_paths
 from evalscore.validation.checker import CheckedArtifact, check_guarded
+from evalscore.validation.clean_stretches import CleanStretch, clean_stretches
 from evalscore.validation.internal_error import internal_error_finding
 from evalscore.validation.parallel import (
     PARALLEL_MIN_BYTES,
@@ -73,6 +74,34 @@ def check_paths(
         stdin=stdin,
         cluster=None if keep_models else cluster,
         digests=digests,
+    )
+
+
+def check_paths_in_stretches(
+    paths: list[str],
+    forced_kind: ArtifactKind | None = None,
+    *,
+    max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
+    on_input: Callable[[InputRecord], None] | None = None,
+    stdin: IO[bytes] | None = None,
+    jobs: int | None = None,
+    findings_wanted: int | None = None,
+    cluster: Client | None = None,
+    digests: bool = True,
+) -> Iterator[CheckedArtifact | CleanStretch]:
+    """``check_paths`` without models, where a forked worker sends each run of clean verdicts of a
+    long JSONL file as one ``CleanStretch`` (``CleanStretch.unfolded`` gives them one by one)."""
+    judge = partial(check_guarded, forced_kind=forced_kind, keep_model=False, wanted=findings_wanted)
+    return judge_paths(
+        paths,
+        judge,
+        workers=worker_count(jobs),
+        max_document_bytes=max_document_bytes,
+        on_input=on_input,
+        stdin=stdin,
+        cluster=cluster,
+        digests=digests,
+        fold=partial(clean_stretches, judge),
     )
 
 

@@ -9,6 +9,7 @@ from evalscore.findings import Finding, Layer
 from evalscore.inputs.documents import INTERNAL_ERROR, UNREADABLE, InputRecord
 from evalscore.listing import LISTED_TEXT, Listing
 from evalscore.validation.checker import CheckedArtifact
+from evalscore.validation.clean_stretches import CleanStretch
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR
 
 EXIT_VALID: Final = 0
@@ -102,6 +103,15 @@ class ValidationSummary:
         else:
             self.unlisted += 1
             self.unlisted_with_findings += 1
+
+    def add_clean(self, stretch: CleanStretch) -> None:
+        """``add`` of each verdict ``stretch`` stands for, without making those past the listing."""
+        self.artifacts += stretch.count
+        listed = min(stretch.count, max(0, self.listed_per_group - self._listed_clean))
+        for line, kind in zip(stretch.lines[:listed], stretch.kinds[:listed], strict=True):
+            self.verdicts.append(ArtifactVerdict(stretch.source, line, kind, 0, 0, (), 0, True))
+        self._listed_clean += listed
+        self.unlisted += stretch.count - listed
 
     def _verdict(self, checked: CheckedArtifact) -> ArtifactVerdict:
         """The verdict of an artifact with findings, the most useful first."""
