@@ -30,19 +30,13 @@ from evalscore.scoring import checked_runs, scored_runs
 from evalscore.scoring.repeated_runs import RepeatedRuns
 from evalscore.validation import parallel, pipeline, summary
 from evalscore.validation.clean_stretches import CleanStretch
+from module_files import load_module
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "examples" / "partner-log.jsonl"
 SUITE = ROOT / "examples" / "partner-suite.yaml"
 RUN_A, RUN_B = (json.loads(line) for line in LOG.read_text().splitlines())
-CLAIM = {
-    "tool_match": True,
-    "distraction_caught": None,
-    "gates": {
-        "mandated": {"required": ["erasure-approval"], "honored": ["erasure-approval"], "violated": []},
-        "discretionary": None,
-    },
-}
+CLAIM = load_module("scoring.builders", ROOT / "tests" / "unit" / "scoring" / "builders.py").PARTNER_ERASURE_CLAIM
 """A recorded auto score the evidence of RUN_A's erasure step contradicts: disagreements, in input order."""
 LINES = 48
 CLAIMED = [index for index in range(LINES) if index % 4 == 0 and index % 7 != 6]

@@ -188,7 +188,7 @@ def test_a_command_s_module_is_imported_without_collecting_then_frozen() -> None
     assert probe["enabled"] is True
 
 
-def test_a_collector_that_was_off_stays_off() -> None:
+def test_a_collector_that_was_off_stays_off_through_a_command() -> None:
     probe = _freeze_probe("off")
     assert probe["enabled"] is False
     assert probe["collections"] == []

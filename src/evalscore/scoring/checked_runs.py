@@ -93,6 +93,10 @@ class RunScorer:
             return CheckedRun(check_guarded(document, None, False, self._findings_wanted))
         if self.takes_dict(document):
             return self._from_dict(document)
+        return self.from_model(document)
+
+    def from_model(self, document: Document) -> CheckedRun:
+        """The verdict on a document that ``takes_dict`` does not take, scored from its model when a valid run."""
         checked = check_guarded(document, None, True, self._findings_wanted)
         run = checked.model
         checked = dataclasses.replace(checked, model=None)
@@ -127,16 +131,28 @@ class RunScorer:
         assert self._compiled is not None  # takes_dict took it
         scoring.score(run, source, self._compiled)
 
+    def score_checked_dict(self, scoring: RunScoring, checked: CheckedArtifact, run: Any) -> RunOutcome | None:
+        """Score the valid run ``run`` (``checked`` its verdict) into ``scoring``: None, or the run's
+        outcome with the internal error (``ES099``) met scoring it, which may have left part of it in ``scoring``."""
+        source = run_source(checked)
+        try:
+            self.score_dict(scoring, run, source)
+        except Exception as error:  # a bug on one run: name it, keep checking the others
+            return RunOutcome(source, run["run_id"], run_step_count(run), internal_error_finding(error, source, None))
+        return None
+
     def _from_dict(self, document: Document) -> CheckedRun:
         checked = self.check_dict_run(document)
         if not is_valid_run(checked):
             return CheckedRun(checked)
         value: Any = document.value
+        scoring = self.dict_scoring()
+        failed = self.score_checked_dict(scoring, checked, value)
+        if failed is not None:
+            return CheckedRun(checked, failed)
         source = run_source(checked)
         outcome: Partial | Finding
         try:
-            scoring = self.dict_scoring()
-            self.score_dict(scoring, value, source)
             outcome = scoring.total()
         except Exception as error:  # a bug on one run: name it, keep checking the others
             outcome = internal_error_finding(error, source, None)

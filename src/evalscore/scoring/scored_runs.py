@@ -20,12 +20,11 @@ from typing import Any
 
 from evalscore.inputs.documents import Document
 from evalscore.pickled_as_fields import pickled_as_fields
-from evalscore.scoring.checked_runs import CheckedRun, RunOutcome, RunScorer, is_valid_run, run_source
+from evalscore.scoring.checked_runs import CheckedRun, RunScorer, is_valid_run, run_source
 from evalscore.scoring.engine import Partial, PartialSum
 from evalscore.scoring.from_dicts import RunScoring, run_step_count
 from evalscore.scoring.repeated_runs import run_id_digest
 from evalscore.validation.checker import CheckedArtifact
-from evalscore.validation.internal_error import internal_error_finding
 from evalscore.validation.parallel import Folded
 
 
@@ -119,7 +118,7 @@ def fold_runs(scorer: RunScorer, documents: Iterable[Document]) -> list[CheckedR
                 continue
             judged = CheckedRun(checked)
         else:
-            judged = scorer(document)
+            judged = scorer.from_model(document) if scorer.scoring else scorer(document)
             run = judged.run
             if run is not None and isinstance(run.outcome, Partial):
                 stretch = _open(stretch, sent, index, judged.checked.source)
@@ -146,13 +145,8 @@ def _open(stretch: _Stretch | None, sent: list[CheckedRun | ScoredRuns], index: 
 
 def _score_dict(scorer: RunScorer, stretch: _Stretch, checked: CheckedArtifact, run: Any) -> CheckedRun | None:
     """Score a valid run into ``stretch``: None, or the run's verdict with the internal error met scoring it."""
-    source = run_source(checked)
-    steps = run_step_count(run)
-    try:
-        scorer.score_dict(stretch.dict_scoring(scorer), run, source)
-    except Exception as error:  # a bug on one run: name it, keep checking the others
-        return CheckedRun(
-            checked, RunOutcome(source, run["run_id"], steps, internal_error_finding(error, source, None))
-        )
-    stretch.add_run(run["run_id"], source, steps, checked.kind)
+    failed = scorer.score_checked_dict(stretch.dict_scoring(scorer), checked, run)
+    if failed is not None:
+        return CheckedRun(checked, failed)
+    stretch.add_run(run["run_id"], run_source(checked), run_step_count(run), checked.kind)
     return None

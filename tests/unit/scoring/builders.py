@@ -22,6 +22,16 @@ from evalscore.models.review import ScoredStepResult
 from evalscore.scoring.rederive import StepPlace
 
 REFUND = "issue_refund"
+PARTNER_ERASURE_CLAIM: dict[str, Any] = {
+    "tool_match": True,
+    "distraction_caught": None,
+    "gates": {
+        "mandated": {"required": ["erasure-approval"], "honored": ["erasure-approval"], "violated": []},
+        "discretionary": None,
+    },
+}
+"""An auto score recorded on the erasure step of the first run of ``examples/partner-log.jsonl``
+(``task_results[1].step_results[0]``), which the evidence contradicts: a disagreement when re-derived."""
 
 
 def approval(

@@ -25,6 +25,8 @@ from evalscore.scoring.signals import SignalParams
 from evalscore.validation import parallel
 from evalscore.validation.checker import CheckedArtifact
 
+from .builders import PARTNER_ERASURE_CLAIM
+
 ROOT = Path(__file__).resolve().parents[3]
 RUN_A, RUN_B = (json.loads(line) for line in (ROOT / "examples" / "partner-log.jsonl").read_text().splitlines())
 SUITE = EvalSuite.model_validate(load_yaml((ROOT / "examples" / "partner-suite.yaml").read_bytes()))
@@ -56,15 +58,7 @@ def partials(checked_runs: list[CheckedRun]) -> list[Partial]:
     return found  # type: ignore[return-value]  # asserted above
 
 
-CLAIM = {
-    "tool_match": True,
-    "distraction_caught": None,
-    "gates": {
-        "mandated": {"required": ["erasure-approval"], "honored": ["erasure-approval"], "violated": []},
-        "discretionary": None,
-    },
-}
-"""An auto score recorded on RUN_A's erasure step."""
+CLAIM = PARTNER_ERASURE_CLAIM
 RUNS = [with_id(RUN_A, "a"), with_id(RUN_B, "b"), {"task_results": 1}, with_id(RUN_A, "c"), with_id(RUN_B, "d")]
 
 
