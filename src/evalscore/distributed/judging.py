@@ -22,15 +22,16 @@ from evalscore.distributed.cluster import ClusterError, worker_slots
 from evalscore.inputs.documents import Document, InputRecord, no_line, read_file_documents
 from evalscore.inputs.jsonl_ranges import LineRange, line_ranges
 from evalscore.inputs.paths import STDIN, FileKey, SourceFile, expand_paths
-from evalscore.validation import parallel
 from evalscore.validation.parallel import Judge, Judged, judge_range
 from evalscore.validation.pipeline import guarded_reading
 
 if TYPE_CHECKING:
     from distributed import Client, Future
 
-RANGE_BYTES: int = parallel.RANGE_BYTES
-"""About how many bytes of a JSONL file one task judges (the fork pool's size; the tests cut smaller)."""
+RANGE_BYTES: int = 1 * 1024 * 1024
+"""About how many bytes of a JSONL file one task judges (the tests cut smaller). The fork pool's
+ranges grew to 8 MiB (``parallel.RANGE_BYTES``); on a cluster, whose figures in docs/distributed.md
+were measured with 1 MiB ranges, larger ranges were not measured."""
 
 
 def judge_file(
