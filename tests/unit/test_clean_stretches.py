@@ -115,5 +115,6 @@ def test_clean_verdicts_past_the_listing_are_counted_not_listed() -> None:
     summary = ValidationSummary(strict=False, max_findings=3, listed_per_group=3)
     summary.add_clean(CleanStretch("a.jsonl", (1, 2), ("run", "run")))
     summary.add_clean(CleanStretch("a.jsonl", (3, 4, 5), ("run", "run", "run")))
+    summary.add_clean(CleanStretch("b.jsonl", (1, 2), ("run", "scored-run")))
     assert [verdict.line for verdict in summary.verdicts] == [1, 2, 3]
-    assert (summary.artifacts, summary.unlisted, summary.exit_code) == (5, 2, 0)
+    assert (summary.artifacts, summary.unlisted, summary.exit_code) == (7, 4, 0)

@@ -34,7 +34,7 @@ class CleanStretch:
 
     def unfolded(self) -> list[CheckedArtifact]:
         """The verdicts it stands for, one by one, as the worker made them."""
-        return [CheckedArtifact(self.source, line, kind, ()) for line, kind in zip(self.lines, self.kinds, strict=True)]
+        return [CheckedArtifact(self.source, self.lines[index], self.kinds[index], ()) for index in range(self.count)]
 
 
 def is_clean(checked: CheckedArtifact) -> bool:
@@ -47,21 +47,22 @@ def clean_stretches(
 ) -> list[CheckedArtifact | CleanStretch]:
     """The verdicts of ``documents``, in order, each run of clean ones of one source as one stretch."""
     judged: list[CheckedArtifact | CleanStretch] = []
-    source = ""
-    lines: list[int | None] = []
-    kinds: list[ArtifactKind | None] = []
+    clean: list[CheckedArtifact] = []
+    """The clean verdicts of the stretch being made, all of one source."""
     for document in documents:
         checked = judge(document)
-        clean = is_clean(checked)
-        if lines and (not clean or checked.source != source):
-            judged.append(CleanStretch(source, tuple(lines), tuple(kinds)))
-            lines, kinds = [], []
-        if not clean:
+        joins = is_clean(checked)
+        if clean and not (joins and checked.source == clean[0].source):
+            judged.append(_stretch_of(clean))
+            clean = []
+        if joins:
+            clean.append(checked)
+        else:
             judged.append(checked)
-            continue
-        source = checked.source
-        lines.append(checked.line)
-        kinds.append(checked.kind)
-    if lines:
-        judged.append(CleanStretch(source, tuple(lines), tuple(kinds)))
+    if clean:
+        judged.append(_stretch_of(clean))
     return judged
+
+
+def _stretch_of(clean: list[CheckedArtifact]) -> CleanStretch:
+    return CleanStretch(clean[0].source, tuple(item.line for item in clean), tuple(item.kind for item in clean))

@@ -108,8 +108,10 @@ class ValidationSummary:
         """``add`` of each verdict ``stretch`` stands for, without making those past the listing."""
         self.artifacts += stretch.count
         listed = min(stretch.count, max(0, self.listed_per_group - self._listed_clean))
-        for line, kind in zip(stretch.lines[:listed], stretch.kinds[:listed], strict=True):
-            self.verdicts.append(ArtifactVerdict(stretch.source, line, kind, 0, 0, (), 0, True))
+        for index in range(listed):
+            self.verdicts.append(
+                ArtifactVerdict(stretch.source, stretch.lines[index], stretch.kinds[index], 0, 0, (), 0, True)
+            )
         self._listed_clean += listed
         self.unlisted += stretch.count - listed
 
