@@ -47,8 +47,7 @@ def clean_stretches(
 ) -> list[CheckedArtifact | CleanStretch]:
     """The verdicts of ``documents``, in order, each run of clean ones of one source as one stretch."""
     judged: list[CheckedArtifact | CleanStretch] = []
-    clean: list[CheckedArtifact] = []
-    """The clean verdicts of the stretch being made, all of one source."""
+    clean: list[CheckedArtifact] = []  # the stretch being made: clean verdicts of one source
     for document in documents:
         checked = judge(document)
         joins = is_clean(checked)
