@@ -14,6 +14,14 @@ export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
 rm -rf mutants   # a clean run: mutmut 3 otherwise reuses results of functions it thinks unchanged
 started=$SECONDS
 # mutmut redraws a progress line with carriage returns; keep CI logs short: its last lines only.
-"$MUTMUT" run 2>&1 | tr '\r' '\n' | tail -n 3
+# Its output goes to a file, not a pipe: a process a mutant leaves behind (a forked worker whose
+# pool a mutated caller never shut down) keeps the file open, harmlessly, where it would keep the
+# pipe open and this script waiting forever.
+log="$(mktemp)"
+status=0
+"$MUTMUT" run > "$log" 2>&1 || status=$?
+tr '\r' '\n' < "$log" | tail -n 3
+rm -f "$log"
+if [ "$status" -ne 0 ]; then exit "$status"; fi
 echo "mutmut run: $((SECONDS - started)) s"
 "$PYTHON" scripts/check_mutants.py

@@ -13,6 +13,7 @@ import concurrent.futures
 import copy
 import gzip
 import json
+import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -223,6 +224,32 @@ def test_validate_s_workers_send_clean_verdicts_as_stretches_and_the_report_is_t
     listed = json.loads(stdout)["artifacts"]
     assert len(listed) == LINES
     assert sum(in_stretches) == sum(1 for artifact in listed if artifact["valid"] and not artifact["findings"]) == 44
+
+
+def _failing(*_: Any) -> None:
+    raise RuntimeError("planted in the parent's loop")
+
+
+@pytest.mark.parametrize(
+    ("command", "target", "method"),
+    [
+        ("validate", summary.ValidationSummary, "add_clean"),
+        ("score", score_command._Scoring, "add"),
+    ],
+)
+def test_a_bug_in_the_parent_s_loop_leaves_no_worker_behind(
+    command: str, target: type, method: str, tmp_path: Path, submitted: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool is shut down when the loop over its results is left by an error, not when whatever
+    holds the traceback lets go of it: a worker left waiting on its queue outlives the command."""
+    monkeypatch.setattr(pipeline, "RANGE_BYTES", 700)
+    monkeypatch.setattr(target, method, _failing)
+    log = write(tmp_path / "runs.jsonl", valid_lines())
+    before = set(multiprocessing.active_children())
+    result = invoke(command, log, "-j", "2")
+    assert result.exit_code == 70
+    assert tasks(submitted) >= 1
+    assert [child for child in multiprocessing.active_children() if child not in before] == []
 
 
 def test_a_bug_on_one_run_gives_the_same_report_on_one_core_and_two(

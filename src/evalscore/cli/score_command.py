@@ -60,7 +60,7 @@ from evalscore.validation.checker import WRONG_KIND, CheckedArtifact
 from evalscore.validation.contract_layer import report_findings
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR
 from evalscore.validation.parallel import worker_count
-from evalscore.validation.pipeline import check_paths, judge_paths
+from evalscore.validation.pipeline import check_paths, closed_after, judge_paths
 from evalscore.validation.summary import ValidationSummary
 
 EXIT_USAGE: Final = 2
@@ -241,9 +241,10 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None
                 cluster=cluster,
                 fold=partial(fold_runs, scorer),
             )
-            for item in judged:
-                progress.tick(item.count if isinstance(item, ScoredRuns) else 1)
-                scoring.add(item)
+            with closed_after(judged):
+                for item in judged:
+                    progress.tick(item.count if isinstance(item, ScoredRuns) else 1)
+                    scoring.add(item)
     finally:
         repeated.close()  # deletes its database on disk, if it spilled to one
     return scoring.total

@@ -27,7 +27,7 @@ from evalscore.distributed.cluster import ClusterError, ClusterSpec
 from evalscore.printable import printable
 from evalscore.reporters.registry import VALIDATION_FORMATS_WITH_DIGESTS, VALIDATION_REPORTERS, ReportStyle
 from evalscore.validation.clean_stretches import CleanStretch
-from evalscore.validation.pipeline import check_paths_in_stretches
+from evalscore.validation.pipeline import check_paths_in_stretches, closed_after
 from evalscore.validation.summary import ValidationSummary
 
 
@@ -71,7 +71,7 @@ def run_validate(options: ValidateOptions) -> int:
                 cluster=cluster,
                 digests=options.output_format in VALIDATION_FORMATS_WITH_DIGESTS,
             )
-            with Progress("artifacts") as progress:  # removed however the loop ends (an interrupt included)
+            with closed_after(checked), Progress("artifacts") as progress:  # both however the loop ends
                 for artifact in checked:
                     if isinstance(artifact, CleanStretch):
                         progress.tick(artifact.count)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import IO, TYPE_CHECKING, TypeVar
 
@@ -178,6 +179,22 @@ def _judge_here(
                 yield from _judge_sequentially(guarded, judge)
         if on_input is not None:
             on_input(record())
+
+
+@contextmanager
+def closed_after(items: Iterator[Item]) -> Iterator[Iterator[Item]]:
+    """``items``, closed when the block is left, however it is left.
+
+    Behind the judged documents of a long JSONL file stands a pool of forked workers, shut down
+    when the generator ends or is closed. A caller that stops early (an error in its loop, an
+    interrupt) would otherwise leave it open for as long as anything (a traceback) holds the
+    generator, and the workers waiting on their queue."""
+    try:
+        yield items
+    finally:
+        close = getattr(items, "close", None)
+        if close is not None:
+            close()
 
 
 def guarded_reading(items: Iterator[Item], source: str) -> Iterator[Item | Document]:
