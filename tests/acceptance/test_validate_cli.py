@@ -7,6 +7,7 @@ import functools
 import gzip
 import hashlib
 import json
+import multiprocessing
 import re
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -19,7 +20,7 @@ from click.testing import CliRunner, Result
 from evalscore.cli import common, validate_command
 from evalscore.cli.main import main
 from evalscore.cli.progress import Progress
-from evalscore.validation import parallel, pipeline
+from evalscore.validation import parallel, pipeline, summary
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "fixtures" / "valid"
@@ -389,6 +390,23 @@ def test_jobs_sets_how_many_processes_share_a_long_jsonl_and_one_starts_none(
     assert invoke("validate", str(log), "--jobs", "3").exit_code == 0
     assert invoke("validate", str(log)).exit_code == 0
     assert pools == [3, 5]
+
+
+def test_a_bug_in_validate_s_loop_leaves_no_worker_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool is shut down when the loop over its results is left by an error, not when whatever
+    holds the traceback lets go of it: a worker left waiting on its queue outlives the command."""
+
+    def failing(*_: Any) -> None:
+        raise RuntimeError("planted in the parent's loop")
+
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(pipeline, "RANGE_BYTES", 700)
+    monkeypatch.setattr(summary.ValidationSummary, "add_clean", failing)
+    log = tmp_path / "runs.jsonl"
+    log.write_bytes((ROOT / "examples" / "partner-log.jsonl").read_bytes() * 4)
+    before = set(multiprocessing.active_children())
+    assert invoke("validate", str(log), "-j", "2").exit_code == 70
+    assert [child for child in multiprocessing.active_children() if child not in before] == []
 
 
 def test_with_the_report_written_to_a_file_the_screen_summary_follows_verbose(tmp_path: Path) -> None:
