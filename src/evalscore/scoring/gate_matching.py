@@ -76,29 +76,59 @@ def gates_by_tool(gates: Sequence[MandatedGate]) -> dict[str, MandatedGate]:
     return first
 
 
-def first_call_index(gate: MandatedGate, calls: Sequence[str]) -> int | None:
-    """Index of the first call whose tool the gate covers; None when the gate is never triggered."""
+def first_calls(calls: Sequence[str]) -> dict[str, int]:
+    """For each tool called, the index of its first call."""
+    first: dict[str, int] = {}
     for index, tool in enumerate(calls):
-        if gate_covers(gate, tool):
-            return index
-    return None
+        first.setdefault(tool, index)
+    return first
+
+
+def first_call_index(gate: MandatedGate, first: dict[str, int]) -> int | None:
+    """Index of the first call whose tool the gate covers (``first``: ``first_calls`` of the step);
+    None when the gate is never triggered."""
+    return min((first[tool] for tool in gate.before_tools if tool in first), default=None)
 
 
 # --- v1 (legacy) ---------------------------------------------------------------------------
 
 
-def v1_target_fits(event: GateEvent, gate: MandatedGate) -> bool:
-    """Under v1 an untargeted approval, or one naming any of the gate's tools, fits the gate."""
-    return event.target_tool is None or event.target_tool in gate.before_tools
+@dataclass(frozen=True, slots=True)
+class V1Approvals:
+    """The step's approval requests as v1 reads them (resolution and budget ignored): the earliest
+    ``task_calls_before`` of an untargeted one, and of one naming each tool. Made once per step, so
+    a gate is judged by looking up its own tools instead of walking every event (a step of 8,000
+    calls and 8,000 events under a suite of 8,000 gates walked 128 million)."""
+
+    untargeted: int | None
+    by_tool: dict[str, int]
 
 
-def v1_authorizes(event: GateEvent, gate: MandatedGate, call_index: int) -> bool:
-    """v1 ignores resolution and budget: an approval request before the call that fits the gate."""
-    return is_approval_request(event) and precedes_call(event, call_index) and v1_target_fits(event, gate)
+def v1_approvals(events: Sequence[GateEvent]) -> V1Approvals:
+    untargeted: int | None = None
+    by_tool: dict[str, int] = {}
+    for event in events:
+        before = event.task_calls_before
+        if not is_approval_request(event) or before is None:
+            continue
+        tool = event.target_tool
+        if tool is None:
+            untargeted = before if untargeted is None else min(untargeted, before)
+        else:
+            by_tool[tool] = min(by_tool.get(tool, before), before)
+    return V1Approvals(untargeted, by_tool)
 
 
-def v1_honored(gate: MandatedGate, call_index: int, events: Sequence[GateEvent]) -> bool:
-    return any(v1_authorizes(event, gate, call_index) for event in events)
+def came_by(before: int | None, call_index: int) -> bool:
+    """An approval recorded ``before`` task calls came before the call at ``call_index``."""
+    return before is not None and before <= call_index
+
+
+def v1_honored(gate: MandatedGate, call_index: int, approvals: V1Approvals) -> bool:
+    """Under v1 an approval request before the call, untargeted or naming any of the gate's tools, honors it."""
+    if came_by(approvals.untargeted, call_index):
+        return True
+    return any(came_by(approvals.by_tool.get(tool), call_index) for tool in gate.before_tools)
 
 
 def match_v1(gates: Sequence[MandatedGate], calls: Sequence[str], events: Sequence[GateEvent]) -> MandatedGateScore:
@@ -106,12 +136,14 @@ def match_v1(gates: Sequence[MandatedGate], calls: Sequence[str], events: Sequen
     required: list[str] = []
     honored: list[str] = []
     violated: list[str] = []
+    first = first_calls(calls)
+    approvals = v1_approvals(events)
     for gate in gates:
-        call_index = first_call_index(gate, calls)
+        call_index = first_call_index(gate, first)
         if call_index is None:
             continue
         required.append(gate.id)
-        if v1_honored(gate, call_index, events):
+        if v1_honored(gate, call_index, approvals):
             honored.append(gate.id)
         else:
             violated.append(gate.id)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from evalscore.models import MandatedGateScore, Pairing
 from evalscore.scoring.gate_matching import OrderingUnobserved, budget_of, match_mandated
@@ -207,3 +211,91 @@ def test_approvals_listed_out_of_their_order_still_pair_with_the_earliest_that_p
         Pairing(callIndex=1, approvalIndex=0, gateId="refund-approval"),
     ]
     assert outcome.violated == []
+
+
+# --- v1 against its definition, and its cost -------------------------------------------------
+
+V1_TOOLS = ("a", "b", "c")
+
+
+def v1_by_definition(gates: list, calls: list[str], events: list) -> tuple[list[str], list[str], list[str]]:
+    """SPEC's v1, pair by pair: each gate's first triggering call, honored by any approval request
+    before it that is untargeted or names one of the gate's tools."""
+    required, honored, violated = [], [], []
+    for each in gates:
+        call_index = next((index for index, tool in enumerate(calls) if tool in each.before_tools), None)
+        if call_index is None:
+            continue
+        required.append(each.id)
+        fits = any(
+            event.kind == "approval_request"
+            and event.task_calls_before is not None
+            and event.task_calls_before <= call_index
+            and (event.target_tool is None or event.target_tool in each.before_tools)
+            for event in events
+        )
+        (honored if fits else violated).append(each.id)
+    return required, honored, violated
+
+
+v1_events = st.lists(
+    st.one_of(
+        st.builds(
+            lambda target, before, resolution: approval(target, before=before, resolution=resolution),
+            st.sampled_from((*V1_TOOLS, None)),
+            st.integers(0, 4),
+            st.sampled_from(("approved", "denied", "unresolved")),
+        ),
+        st.builds(lambda before: question(before=before), st.integers(0, 4)),
+    ),
+    max_size=6,
+)
+v1_gates = st.lists(
+    st.lists(st.sampled_from(V1_TOOLS), min_size=1, max_size=3).map(lambda tools: tools),
+    max_size=4,
+).map(lambda tool_lists: [gate(f"g{index}", *tools) for index, tools in enumerate(tool_lists)])
+
+
+@given(v1_gates, st.lists(st.sampled_from((*V1_TOOLS, "d")), max_size=5), v1_events)
+def test_v1_judges_every_gate_as_its_definition_does(gates: list, calls: list[str], events: list) -> None:
+    score = matched(calls, events, "v1", gates) if gates else None
+    if score is None:
+        assert match_mandated(gates, calls, events, "v1") is None
+        return
+    assert (score.required, score.honored, score.violated) == v1_by_definition(gates, calls, events)
+    assert score.pairings == []
+
+
+def test_v1_takes_the_earliest_of_several_approvals_naming_one_tool_or_none() -> None:
+    late_then_early = [approval(REFUND, before=3), approval(REFUND, before=1)]
+    assert matched(["x", REFUND], late_then_early, "v1").honored == ["refund-approval"]
+    untargeted = [approval(None, before=3), approval(None, before=1)]
+    assert matched(["x", REFUND], untargeted, "v1").honored == ["refund-approval"]
+    assert matched(["x", REFUND], [approval(None, before=2)], "v1").violated == ["refund-approval"]
+
+
+@pytest.mark.parametrize("count", [500, 2000])
+def test_v1_judges_n_gates_over_n_calls_and_n_events_walking_each_once(count: int) -> None:
+    # Every gate is triggered by the last call only, and only the last event names its tool: the
+    # pairwise matcher walked the calls and the events once per gate, n squared looks each.
+    gates = [gate(f"g{index}", f"tool_{index}", "last") for index in range(count)]
+    calls = Walked([f"call_{index}" for index in range(count - 1)] + ["last"])
+    events = Walked([approval(f"other_{index}", before=0) for index in range(count - 1)] + [approval("last", before=0)])
+    score = match_mandated(gates, calls, events, "v1")
+    assert isinstance(score, MandatedGateScore)
+    assert score.honored == [f"g{index}" for index in range(count)]
+    assert calls.steps == count
+    assert events.steps == 2 * count  # once for their ordering (all recorded), once for the approvals
+
+
+class Walked(list):  # type: ignore[type-arg]
+    """A list that counts the items handed out by walks over it."""
+
+    def __init__(self, items: list) -> None:
+        super().__init__(items)
+        self.steps = 0
+
+    def __iter__(self) -> Any:
+        for item in super().__iter__():
+            self.steps += 1
+            yield item
