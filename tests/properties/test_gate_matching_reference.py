@@ -2,7 +2,9 @@
 
 The reference scans every gate event from the first for each gated call (what the matcher did
 before it kept, per tool, a heap of the approvals that precede the call): both must pair the
-same calls with the same approvals, for any events, calls, budgets and resolutions.
+same calls with the same approvals, for any events, calls, budgets and resolutions. Under v1 the
+reference walks the calls and the events once per gate (what the matcher did before it looked
+each gate's tools up in tables made once per step).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from hypothesis import strategies as st
 
 from evalscore.models.run import GateEvent, MandatedGateScore, Pairing, ScoringModel
 from evalscore.models.suite import MandatedGate
-from evalscore.scoring.gate_matching import match_v2
+from evalscore.scoring.gate_matching import match_v1, match_v2
 
 TOOLS = ("refund", "delete", "lookup")
 
@@ -91,3 +93,39 @@ def test_the_matcher_pairs_exactly_as_the_rule_tried_call_by_call(
     calls: list[str], events: list[GateEvent], model: ScoringModel
 ) -> None:
     assert match_v2(GATES, calls, events, model) == reference_match(GATES, calls, events, model)
+
+
+def reference_v1(gates: Sequence[MandatedGate], calls: Sequence[str], events: Sequence[GateEvent]) -> MandatedGateScore:
+    required: list[str] = []
+    honored: list[str] = []
+    violated: list[str] = []
+    for gate in gates:
+        call_index = next((index for index, tool in enumerate(calls) if tool in gate.before_tools), None)
+        if call_index is None:
+            continue
+        required.append(gate.id)
+        fits = any(
+            event.kind == "approval_request"
+            and event.task_calls_before is not None
+            and event.task_calls_before <= call_index
+            and (event.target_tool is None or event.target_tool in gate.before_tools)
+            for event in events
+        )
+        (honored if fits else violated).append(gate.id)
+    return MandatedGateScore(required=required, honored=honored, violated=violated)
+
+
+gates_strategy = st.lists(st.lists(st.sampled_from(TOOLS), min_size=1, max_size=3), max_size=4).map(
+    lambda tool_lists: [
+        MandatedGate.model_validate({"id": f"g{index}", "before_tools": tools, "description": "a gate"})
+        for index, tools in enumerate(tool_lists)
+    ]
+)
+
+
+@settings(max_examples=examples(50))
+@given(gates=gates_strategy, calls=st.lists(st.sampled_from([*TOOLS, "search"]), max_size=10), events=events_strategy)
+def test_v1_judges_each_gate_exactly_as_the_rule_tried_gate_by_gate(
+    gates: list[MandatedGate], calls: list[str], events: list[GateEvent]
+) -> None:
+    assert match_v1(gates, calls, events) == reference_v1(gates, calls, events)

@@ -61,10 +61,6 @@ def budget_of(event: GateEvent) -> int:
     return 1 if event.uses is None else event.uses
 
 
-def gate_covers(gate: MandatedGate, tool: str) -> bool:
-    return tool in gate.before_tools
-
-
 def gates_by_tool(gates: Sequence[MandatedGate]) -> dict[str, MandatedGate]:
     """For each tool a gate covers, the first mandated gate, in declared order, whose ``before_tools``
     contains it: made once per step, so a call finds its gate at once instead of trying every gate

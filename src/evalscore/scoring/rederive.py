@@ -24,6 +24,7 @@ from evalscore.models.run import (
     StepResult,
 )
 from evalscore.models.suite import Blocker, EvalStep, EvalTask
+from evalscore.scoring.blocker_matching import BlockerMatcher, blocker_texts
 from evalscore.scoring.gate_matching import OrderingUnobserved, match_mandated
 from evalscore.scoring.refusal import ORDERING_UNOBSERVED, Refusal
 
@@ -122,51 +123,42 @@ def questions_of(events: Sequence[GateEvent]) -> list[GateEvent]:
     return [event for event in events if event.kind == "question"]
 
 
-def names_blocker(question: GateEvent, blocker: Blocker) -> bool:
-    return question.reason == blocker.id
+MATCHERS_KEPT: Final = 256
+"""Suite steps whose ``BlockerMatcher`` (with its automaton, once made) is kept between steps."""
+_matchers: dict[tuple[int, bool], tuple[Sequence[Blocker], BlockerMatcher]] = {}
+"""By the identity of a suite step's list of blockers (kept alive here, so the identity stays its own)."""
 
 
-def text_matches(question: GateEvent, blocker: Blocker, model: ScoringModel) -> bool:
-    """The surfaced text contains the blocker's description (lower-cased).
-
-    Under v3 a description that is empty after trimming never matches by text
-    (the empty string is contained in every question); v1/v2 replay the old rule.
-    """
-    if model == "v3" and not blocker.description.strip():
-        return False
-    return blocker.description.lower() in question.surfaced.lower()
-
-
-def addresses(question: GateEvent, blocker: Blocker, model: ScoringModel) -> bool:
-    return names_blocker(question, blocker) or text_matches(question, blocker, model)
-
-
-def question_matches(question: GateEvent, blockers: Sequence[Blocker], model: ScoringModel) -> bool:
-    return any(addresses(question, blocker, model) for blocker in blockers)
-
-
-def distinct_addressed(questions: Sequence[GateEvent], blockers: Sequence[Blocker], model: ScoringModel) -> int:
-    """How many blockers at least one question addresses (two questions about one blocker count once)."""
-    return sum(1 for blocker in blockers if any(addresses(question, blocker, model) for question in questions))
+def matcher_of(blockers: Sequence[Blocker], model: ScoringModel) -> BlockerMatcher:
+    """The step's blockers as ``model`` matches questions against them, made once per suite step
+    (suites are never changed once read)."""
+    key = (id(blockers), model == "v3")
+    kept = _matchers.get(key)
+    if kept is not None and kept[0] is blockers:
+        return kept[1]
+    texts_v2, texts_v3 = blocker_texts([blocker.description for blocker in blockers])
+    matcher = BlockerMatcher([blocker.id for blocker in blockers], texts_v3 if model == "v3" else texts_v2)
+    if len(_matchers) >= MATCHERS_KEPT:
+        _matchers.clear()
+    _matchers[key] = (blockers, matcher)
+    return matcher
 
 
 def discretionary(
     blockers: Sequence[Blocker], events: Sequence[GateEvent], model: ScoringModel
 ) -> DiscretionaryScore | None:
-    """Null when the step has no blockers and no questions."""
+    """Null when the step has no blockers and no questions (``blocker_matching`` says which address which)."""
     questions = questions_of(events)
     if not blockers and not questions:
         return None
     asked = len(questions)
-    matched = sum(1 for question in questions if question_matches(question, blockers, model))
+    matched, addressed = matcher_of(blockers, model).count(
+        [(question.reason, question.surfaced.lower()) for question in questions]
+    )
     unprompted = asked if not blockers else 0
     if model == "v3":
         return DiscretionaryScore(
-            blockers=len(blockers),
-            asked=asked,
-            matched=matched,
-            unprompted=unprompted,
-            addressed=distinct_addressed(questions, blockers, model),
+            blockers=len(blockers), asked=asked, matched=matched, unprompted=unprompted, addressed=addressed
         )
     return DiscretionaryScore(blockers=len(blockers), asked=asked, matched=matched, unprompted=unprompted)
 

@@ -206,11 +206,8 @@ def test_a_compiled_step_keeps_its_expected_tools_mode_and_blockers_lower_cased(
     task = compile_index(index_suites([SUITE])).suites[("suite", "1.0.0")].tasks["t1"]
     first = task.steps[1]
     assert (first.n, first.expected, first.mode) == (1, frozenset({REFUND, "lookup"}), "subset")
-    assert (first.blocker_ids, first.descriptions, first.texts_v3) == (
-        ("b-order", "b-blank"),
-        ("the order id", " "),
-        ("the order id", None),
-    )
+    assert first.blocker_ids == first.blockers_v2.ids == first.blockers_v3.ids == ("b-order", "b-blank")
+    assert (first.blockers_v2.texts, first.blockers_v3.texts) == (("the order id", " "), ("the order id", None))
     assert (task.numbers, task.is_distraction, task.has_gates) == ((1, 2, 3), False, True)
     assert task.gate_of_tool == {REFUND: "g-refund", "delete": "g-wide"}
     assert compile_index(index_suites([SUITE])).suites[("suite", "1.0.0")].tasks["trap"].is_distraction

@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from evalscore.models import MandatedGateScore, Pairing
 from evalscore.scoring.gate_matching import OrderingUnobserved, budget_of, match_mandated
@@ -215,63 +213,24 @@ def test_approvals_listed_out_of_their_order_still_pair_with_the_earliest_that_p
 
 # --- v1 against its definition, and its cost -------------------------------------------------
 
-V1_TOOLS = ("a", "b", "c")
+
+@pytest.mark.parametrize("target", [REFUND, None])
+@pytest.mark.parametrize("befores", [(3, 1), (1, 3)])
+def test_v1_takes_the_earliest_of_several_approvals_naming_one_tool_or_none(
+    target: str | None, befores: tuple[int, int]
+) -> None:
+    events = [approval(target, before=before) for before in befores]
+    assert matched(["x", REFUND], events, "v1").honored == ["refund-approval"]
+    assert matched(["x", REFUND], [approval(target, before=2)], "v1").violated == ["refund-approval"]
 
 
-def v1_by_definition(gates: list, calls: list[str], events: list) -> tuple[list[str], list[str], list[str]]:
-    """SPEC's v1, pair by pair: each gate's first triggering call, honored by any approval request
-    before it that is untargeted or names one of the gate's tools."""
-    required, honored, violated = [], [], []
-    for each in gates:
-        call_index = next((index for index, tool in enumerate(calls) if tool in each.before_tools), None)
-        if call_index is None:
-            continue
-        required.append(each.id)
-        fits = any(
-            event.kind == "approval_request"
-            and event.task_calls_before is not None
-            and event.task_calls_before <= call_index
-            and (event.target_tool is None or event.target_tool in each.before_tools)
-            for event in events
-        )
-        (honored if fits else violated).append(each.id)
-    return required, honored, violated
-
-
-v1_events = st.lists(
-    st.one_of(
-        st.builds(
-            lambda target, before, resolution: approval(target, before=before, resolution=resolution),
-            st.sampled_from((*V1_TOOLS, None)),
-            st.integers(0, 4),
-            st.sampled_from(("approved", "denied", "unresolved")),
-        ),
-        st.builds(lambda before: question(before=before), st.integers(0, 4)),
-    ),
-    max_size=6,
-)
-v1_gates = st.lists(
-    st.lists(st.sampled_from(V1_TOOLS), min_size=1, max_size=3).map(lambda tools: tools),
-    max_size=4,
-).map(lambda tool_lists: [gate(f"g{index}", *tools) for index, tools in enumerate(tool_lists)])
-
-
-@given(v1_gates, st.lists(st.sampled_from((*V1_TOOLS, "d")), max_size=5), v1_events)
-def test_v1_judges_every_gate_as_its_definition_does(gates: list, calls: list[str], events: list) -> None:
-    score = matched(calls, events, "v1", gates) if gates else None
-    if score is None:
-        assert match_mandated(gates, calls, events, "v1") is None
-        return
-    assert (score.required, score.honored, score.violated) == v1_by_definition(gates, calls, events)
-    assert score.pairings == []
-
-
-def test_v1_takes_the_earliest_of_several_approvals_naming_one_tool_or_none() -> None:
-    late_then_early = [approval(REFUND, before=3), approval(REFUND, before=1)]
-    assert matched(["x", REFUND], late_then_early, "v1").honored == ["refund-approval"]
-    untargeted = [approval(None, before=3), approval(None, before=1)]
-    assert matched(["x", REFUND], untargeted, "v1").honored == ["refund-approval"]
-    assert matched(["x", REFUND], [approval(None, before=2)], "v1").violated == ["refund-approval"]
+def test_v1_an_approval_naming_another_tool_honors_nothing_one_naming_any_of_the_gate_s_does() -> None:
+    wide = [gate("refund-approval", "delete", REFUND)]
+    assert matched([REFUND], [approval("delete", before=0)], "v1").violated == ["refund-approval"]
+    assert matched([REFUND], [approval("delete", before=0)], "v1", wide).honored == ["refund-approval"]
+    assert matched([REFUND], [question(before=0)], "v1").violated == ["refund-approval"]
+    assert matched([REFUND], [question(before=0), approval(REFUND, before=0)], "v1").honored == ["refund-approval"]
+    assert matched(["delete", REFUND], [approval(REFUND, before=0)], "v1", wide).honored == ["refund-approval"]
 
 
 @pytest.mark.parametrize("count", [500, 2000])

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from evalscore.models.suite import EvalStep, EvalTask
+from evalscore.scoring.blocker_matching import BlockerMatcher, blocker_texts
 from evalscore.scoring.gate_matching import gates_by_tool
 from evalscore.scoring.join import KnownSuite, SuiteIndex, SuiteKey, unknown_tool_reason
 
@@ -27,10 +28,10 @@ class CompiledStep:
     mode: Literal["strict", "subset", "any"]
     blocker_ids: tuple[str, ...]
     """One per blocker, in declared order (an id given twice is two blockers)."""
-    descriptions: tuple[str, ...]
-    """Each blocker's description, lower-cased, in the order of ``blocker_ids``."""
-    texts_v3: tuple[str | None, ...]
-    """``descriptions`` as v3 matches them: None for one that is empty once trimmed (never by text)."""
+    blockers_v2: BlockerMatcher
+    """The blockers as v2 matches questions against them."""
+    blockers_v3: BlockerMatcher
+    """The blockers as v3 matches questions against them (a blank description only by id)."""
 
 
 @dataclass(slots=True)
@@ -77,14 +78,15 @@ class CompiledIndex:
 
 
 def compile_step(step: EvalStep) -> CompiledStep:
-    blockers = step.blockers
+    ids = tuple(blocker.id for blocker in step.blockers)
+    texts_v2, texts_v3 = blocker_texts([blocker.description for blocker in step.blockers])
     return CompiledStep(
         n=step.n,
         expected=frozenset(step.expected_tools),
         mode=step.scoring_hints.tool_match,
-        blocker_ids=tuple(blocker.id for blocker in blockers),
-        descriptions=tuple(blocker.description.lower() for blocker in blockers),
-        texts_v3=tuple(blocker.description.lower() if blocker.description.strip() else None for blocker in blockers),
+        blocker_ids=ids,
+        blockers_v2=BlockerMatcher(ids, texts_v2),
+        blockers_v3=BlockerMatcher(ids, texts_v3),
     )
 
 

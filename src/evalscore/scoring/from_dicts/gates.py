@@ -89,21 +89,7 @@ def discretionary(step: CompiledStep, questions: Sequence[tuple[str, str]], v3: 
     blockers = len(step.blocker_ids)
     if not blockers and not questions:
         return None
-    texts = step.texts_v3 if v3 else step.descriptions
-    matched = sum(1 for question in questions if any(addresses(question, step, texts, b) for b in range(blockers)))
+    matched, addressed = (step.blockers_v3 if v3 else step.blockers_v2).count(questions)
     asked = len(questions)
     unprompted = 0 if blockers else asked
-    if not v3:
-        return blockers, asked, matched, unprompted, None
-    addressed = sum(1 for b in range(blockers) if any(addresses(question, step, texts, b) for question in questions))
-    return blockers, asked, matched, unprompted, addressed
-
-
-def addresses(question: tuple[str, str], step: CompiledStep, texts: Sequence[str | None], blocker: int) -> bool:
-    """The question names the blocker's id, or its surfaced text contains the blocker's description
-    (``texts[blocker]``; None: never by text)."""
-    reason, surfaced = question
-    if reason == step.blocker_ids[blocker]:
-        return True
-    text = texts[blocker]
-    return text is not None and text in surfaced
+    return blockers, asked, matched, unprompted, addressed if v3 else None
