@@ -23,7 +23,7 @@ from scoring.builders import (
 
 from evalscore.reporters.registry import SCORE_REPORTERS, ReportStyle
 from evalscore.reporters.score_json import render_score_json
-from evalscore.reporters.score_text import render_score_text
+from evalscore.reporters.score_text import TOOLS_LISTED, listed_tools, render_score_text
 from evalscore.scoring import SourcedRun, Thresholds, score
 from evalscore.scoring.report import InputRef, ScoreReport
 
@@ -212,6 +212,30 @@ def test_recorded_values_that_look_like_markup_are_printed_literally(hostile: st
     assert report.disagreements[0].recorded == [hostile]
     text = render_score_text(report, color=False, width=200)
     assert f"recorded [{hostile!r}]" in text
+
+
+def test_the_text_report_lists_the_busiest_target_tools_in_report_order_and_counts_the_rest() -> None:
+    # tool_00 .. tool_59: tool_05 .. tool_14 have one decided request each, the others two.
+    quiet = {f"tool_{index:02d}" for index in range(5, 15)}
+    events = [
+        approval(f"tool_{index:02d}", before=0, resolution="denied" if index == 59 else "approved")
+        for index in range(60)
+        for _ in range(1 if f"tool_{index:02d}" in quiet else 2)
+    ]
+    report = score([SourcedRun("many.json", run({"refunds": [step_result(1, [REFUND], events=events)]}))], [SUITE])
+    assert len(report.signals.by_target_tool) == 60
+    assert TOOLS_LISTED == 50
+    text = render_score_text(report, color=False, width=WIDTH)
+    shown_tools = re.findall(r"(tool_\d\d): approvals / denials", text)
+    assert shown_tools == sorted(f"tool_{index:02d}" for index in range(60) if f"tool_{index:02d}" not in quiet)
+    assert row("tool_59: approvals / denials, never denied", "0 / 2, no").search(text)
+    assert "... and 10 more target tools (--format json lists every one)" in text
+    assert len(json.loads(render_score_json(report))["signals"]["by_target_tool"]) == 60
+
+
+def test_a_report_of_few_target_tools_lists_them_all() -> None:
+    assert "more target tools" not in TEXT
+    assert listed_tools(REPORT.signals.by_target_tool) == REPORT.signals.by_target_tool
 
 
 def test_a_target_tool_that_looks_like_markup_is_printed_literally() -> None:

@@ -4,14 +4,18 @@ oversight signals in a section of their own, findings, and the decision last."""
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
+from typing import Final
 
 from rich.console import Console
 from rich.table import Table
 
 from evalscore.reporters._formats import decision_headline, interval_text
 from evalscore.reporters._safe_text import shown, shown_message
-from evalscore.scoring.report import RateCount, ScoreReport
+from evalscore.scoring.report import RateCount, ScoreReport, ToolSignal
 
+TOOLS_LISTED: Final = 50
+"""Target tools the signals table has a row for; the JSON and HTML reports list every one."""
 RATE_LABELS = (
     ("mandated_compliance_rate", "mandated gate compliance"),
     ("discretionary_ask_precision", "discretionary ask precision"),
@@ -76,13 +80,26 @@ def _signals_table(report: ScoreReport) -> Table:
         ("never denied an approval request", never_denied),
     ):
         table.add_row(label, value)
-    for tool in signals.by_target_tool:
+    tools = listed_tools(signals.by_target_tool)
+    for tool in tools:
         name = tool.target_tool if tool.target_tool is not None else "(no target tool)"
         table.add_row(
             f"  {shown(name)}: approvals / denials, never denied",
             f"{tool.approvals} / {tool.denials}, {'yes' if tool.never_denied else 'no'}",
         )
+    unlisted = len(signals.by_target_tool) - len(tools)
+    if unlisted:
+        table.add_row(f"  ... and {unlisted:,} more target tools (--format json lists every one)", "")
     return table
+
+
+def listed_tools(tools: Sequence[ToolSignal]) -> list[ToolSignal]:
+    """The ``TOOLS_LISTED`` target tools with the most decided requests, in the report's order: a
+    terminal table of every tool of a log that names 120,000 took 48 s to draw, and no one reads it."""
+    if len(tools) <= TOOLS_LISTED:
+        return list(tools)
+    busiest = sorted(range(len(tools)), key=lambda index: -(tools[index].approvals + tools[index].denials))
+    return [tools[index] for index in sorted(busiest[:TOOLS_LISTED])]
 
 
 def _render_findings(console: Console, report: ScoreReport) -> None:
