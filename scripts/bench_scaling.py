@@ -1,11 +1,13 @@
 """Cost against input size: each command on inputs of size N and 4N along one dimension.
 
 Imported by ``scripts/bench.py``. Each case builds a run (or a JSONL of runs) that grows along one
-dimension only (tasks, tool calls, gate events, distinct target tools, runs), times ``validate``
+dimension only (tasks, tool calls, gate events, distinct target tools, questions under as many
+blockers, gates under v1 over as many calls and events, runs), times ``validate``
 and ``score`` in this process on N and 4N, and reports t(4N) / t(N): about 4 for linear cost,
-16 for quadratic. The target is at most 5. The gate-event and distinct-tool cases are the
+16 for quadratic. The target is at most 5. The gate-event, distinct-tool, question and v1 cases are the
 pathological inputs that used to be quadratic (each gated call scanned every approval; the per-tool
-tally was re-sorted on every event).
+tally was re-sorted on every event; each question was searched for every blocker's text; v1 walked
+the calls and the events once per gate).
 """
 
 from __future__ import annotations
@@ -135,6 +137,46 @@ def distinct_tools(n: int) -> tuple[list[bytes], dict[str, Any]]:
     return _one_task(["lookup_order"], [_event(0, f"tool_{index}") for index in range(n)]), _suite(["t0"])
 
 
+def questions_blockers(n: int) -> tuple[list[bytes], dict[str, Any]]:
+    """n questions under a suite step of n blockers, none matching: pair by pair, n squared searches."""
+    made = _suite(["t0"])
+    made["suite"]["tasks"][0]["steps"][0]["blockers"] = [
+        {"id": f"blocker-{index}", "description": f"Which card {index:07d} is to be refunded"} for index in range(n)
+    ]
+    asked = [
+        {
+            "kind": "question",
+            "reason": f"reason-{index}",
+            "surfaced": f"Who holds account {index:07d}, please?",
+            "target_tool": None,
+            "resolution": "answered",
+            "task_calls_before": 2,
+        }
+        for index in range(n)
+    ]
+    return _one_task(["lookup_order", GATED_TOOL], [_event(1), *asked]), made
+
+
+def v1_gates(n: int) -> tuple[list[bytes], dict[str, Any]]:
+    """A run recorded under v1, replayed: n gates of one tool each, over n calls and n approvals."""
+    made = _suite(["t0"])
+    gate_ids = [f"gate-{index}" for index in range(n)]
+    made["suite"]["tasks"][0]["mandated_gates"] = [
+        {"id": gate_id, "before_tools": [f"tool_{index}"], "description": "A person approves."}
+        for index, gate_id in enumerate(gate_ids)
+    ]
+    made["suite"]["toolbox"] = [{"name": name} for name in [f"tool_{index}" for index in range(n)] + ["lookup_order"]]
+    step = _step(1, [f"tool_{index}" for index in range(n)], [_event(0, f"tool_{index}") for index in range(n)])
+    step["auto_score"] = {
+        "tool_match": False,
+        "distraction_caught": None,
+        "gates": {"mandated": {"required": gate_ids, "honored": gate_ids, "violated": []}, "discretionary": None},
+    }
+    run = _run([("t0", [step])])
+    run["scoring_model"] = "v1"
+    return [orjson.dumps(run)], made
+
+
 def runs(n: int) -> tuple[list[bytes], dict[str, Any]]:
     step = _step(1, ["lookup_order", GATED_TOOL], [_event(1)])
     return [orjson.dumps(_run([("t0", [step])], f"r{index}")) for index in range(n)], _suite(["t0"])
@@ -152,6 +194,8 @@ CASES = (
     Case("tool calls", calls, 20_000),
     Case("gate events", gate_events, 4000),
     Case("distinct target tools", distinct_tools, 4000),
+    Case("questions x blockers", questions_blockers, 1000),
+    Case("v1 gates x calls x events", v1_gates, 2000),
     Case("runs (JSONL)", runs, 1500),
 )
 

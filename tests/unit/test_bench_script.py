@@ -14,9 +14,9 @@ from module_files import load_module
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADER = ["command", "data", "shape", "time", "s", "MB/s", "against", "ratio", "target", "peak", "RSS", "MB", "-j1/all"]
-ROWS = 1 + 3 + 1 + 2 + 1 + 10 + 2 + 3 + 2
+ROWS = 1 + 3 + 1 + 2 + 1 + 14 + 2 + 3 + 2
 """start-up; one run, JSONL, large JSONL; small files; score against the floor and against validate;
-import; five N-and-4N cases for validate and score; the invalid twin's time and RSS; three flat-RSS rows;
+import; seven N-and-4N cases for validate and score; the invalid twin's time and RSS; three flat-RSS rows;
 validate and score with --dask local:2 against -j 1."""
 
 
@@ -54,12 +54,12 @@ def test_the_benchmark_prints_one_table_with_every_command_and_shape(tmp_path: P
     rows = _table(lines)
     assert len(rows) == ROWS
     assert all(row.startswith(("validate ", "score --suite ", "import inspect ")) for row in rows)
-    assert sum(bool(re.search(r" (<=|>=)\d+(\.\d+)? +(pass|FAIL) ", row)) for row in rows) == 19
-    assert sum(" t(N) " in row for row in rows) == 10
+    assert sum(bool(re.search(r" (<=|>=)\d+(\.\d+)? +(pass|FAIL) ", row)) for row in rows) == 23
+    assert sum(" t(N) " in row for row in rows) == 14
     dask = [row for row in rows if ", --dask local:2 " in row]
     assert len(dask) == 2
     assert all(re.search(r" -j 1 +\d+\.\d+ +(pass|FAIL)? *", row) for row in dask), dask
-    assert re.fullmatch(r"targets met: \d+ of 19( \(FAIL marks the others\))?", lines[len(rows) + 4])
+    assert re.fullmatch(r"targets met: \d+ of 23( \(FAIL marks the others\))?", lines[len(rows) + 4])
 
 
 def _bench_module() -> ModuleType:
@@ -69,7 +69,7 @@ def _bench_module() -> ModuleType:
 def test_rows_not_measured_stay_in_the_table_marked_with_the_option_that_measures_them(tmp_path: Path) -> None:
     bench = _bench_module()
     skipped = bench.scaling_rows(tmp_path, 1, 0.0)
-    assert len(skipped) == 10
+    assert len(skipped) == 14
     rows = _table(bench.render(skipped).splitlines())
     assert all(row.endswith("--scaling 0") for row in rows)
     assert list(tmp_path.iterdir()) == []
