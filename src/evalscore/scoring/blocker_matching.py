@@ -46,20 +46,18 @@ class TextAutomaton:
 
     def __init__(self, texts: Sequence[str | None]) -> None:
         self.goto: list[dict[str, int]] = [{}]
-        self.ends: dict[int, list[int]] = {}
-        """The blockers whose text ends at a node, by node."""
-        self.empty: list[int] = []
-        """The blockers whose text is empty."""
+        self.ends: dict[int, list[int]] = {}  # by node, the blockers whose text ends there
+        self.empty: list[int] = []  # the blockers whose text is empty
         for index, text in enumerate(texts):
             if text == "":
                 self.empty.append(index)
             elif text is not None:
                 self.ends.setdefault(self._node_of(text), []).append(index)
         self.fail = [0] * len(self.goto)
+        # By node: itself when a text ends there, else the first such node along its failure links;
+        # and the first node where a text ends along the failure links, strictly below it.
         self.nearest: dict[int, int] = {}
-        """The node itself when a text ends there, else the first such node along its failure links."""
         self.below: dict[int, int] = {}
-        """The first node where a text ends along the failure links, strictly below the node."""
         self._link()
 
     def _node_of(self, text: str) -> int:
@@ -111,15 +109,15 @@ class TextAutomaton:
         node not in ``found``) adds its blockers to ``addressed``. A node is in ``found`` only with
         every node below it, so each is entered once however many texts contain it."""
         nearest = self.nearest
-        endings = 0
+        last: int | None = None  # the node of the last text found to end in ``surfaced``
         node = 0
         for char in surfaced:
             node = self.step(node, char)
             ending = nearest.get(node)
             if ending is not None:
-                endings += 1
+                last = ending
                 self._found(ending, found, addressed)
-        return endings > 0
+        return last is not None
 
     def _found(self, node: int | None, found: set[int], addressed: set[int]) -> None:
         while node is not None and node not in found:
