@@ -180,6 +180,27 @@ def _sort_key(error: ValidationError) -> Any:
 
 
 MAX_MESSAGE_CHARS = 240
+REGEX_ENGINE_LIMIT: Final = 500_000
+"""Characters from which jsonschema-rs may give up matching a string against a ``pattern`` and call it
+invalid: its regex engine stops after a million backtracking steps, and the schemas' patterns take
+about one a character (a timestamp with a million fraction digits was rejected). A document holding
+a string this long that jsonschema-rs rejects and the reference validator accepts is valid."""
+
+
+def holds_string_of(document: Any, length: int) -> bool:
+    """Whether ``document`` holds a string (a key or a value) of at least ``length`` characters."""
+    pending = [document]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if len(value) >= length:
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value.keys())
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return False
 
 
 def _shorten(message: str) -> str:
@@ -239,6 +260,8 @@ def _explained(
             return
     found = reference.iter_errors(document) if local is None else local.errors(document)
     errors = sorted(itertools.islice(found, at_most), key=_sort_key)
+    if not errors and holds_string_of(document, REGEX_ENGINE_LIMIT):
+        return  # jsonschema-rs gave up on a pattern; the reference validator, which did not, decides
     if not errors:
         yield Finding(
             layer="contract",
