@@ -15,7 +15,9 @@ import gzip
 import json
 import multiprocessing
 import os
+import sqlite3
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +29,7 @@ from hypothesis import strategies as st
 from evalscore.cli import score_command
 from evalscore.cli.main import main
 from evalscore.distributed.cluster import ClusterError
-from evalscore.scoring import checked_runs, scored_runs
+from evalscore.scoring import checked_runs, repeated_runs, scored_runs
 from evalscore.scoring.repeated_runs import RepeatedRuns
 from evalscore.validation import parallel, pipeline, summary
 from evalscore.validation.clean_stretches import CleanStretch
@@ -247,6 +249,27 @@ def test_a_bug_in_score_s_loop_leaves_no_worker_behind(
     for child in left:  # a worker left behind is ended here, not left to outlive the test session
         child.terminate()
     assert left == []
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_no_room_on_disk_for_the_run_ids_is_exit_2_with_one_line_and_no_report(
+    jobs: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A long log's run ids go to a temporary database on disk; there is no room for them.
+    monkeypatch.setattr(score_command, "RepeatedRuns", partial(RepeatedRuns, memory_entries=5))
+    monkeypatch.setattr(repeated_runs._OnDisk, "add", _disk_full)
+    log = write(tmp_path / "runs.jsonl", valid_lines())
+    report = tmp_path / "score.json"
+    result = invoke("score", log, "--suite", SUITE, "-j", jobs, "--format", "json", "-o", report)
+    assert result.exit_code == 2
+    assert "evalscore score: the run ids read so far could not be kept in a temporary database" in result.output
+    assert "SQLITE_TMPDIR" in result.output
+    assert not report.exists()
+    assert "internal error" not in result.output
+
+
+def _disk_full(*_: Any) -> None:
+    raise sqlite3.OperationalError("database or disk is full")
 
 
 def test_a_bug_on_one_run_gives_the_same_report_on_one_core_and_two(

@@ -52,7 +52,7 @@ from evalscore.scoring.decision import ThresholdBasis, Thresholds
 from evalscore.scoring.engine import Partial, PartialSum, build_report
 from evalscore.scoring.intervals import DEFAULT_CONFIDENCE
 from evalscore.scoring.join import SuiteIndex, index_suites
-from evalscore.scoring.repeated_runs import RepeatedRuns
+from evalscore.scoring.repeated_runs import RepeatedRuns, RunIdsLostError
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
 from evalscore.scoring.scored_runs import ScoredRuns, fold_runs
 from evalscore.scoring.signals import SignalParams
@@ -322,7 +322,7 @@ def run_score(options: ScoreOptions) -> int:
     index = index_suites(suites) if options.suites and not inputs.invalid.verdicts else None
     try:
         total = _score_runs(options, inputs, index)
-    except ClusterError as error:
+    except (ClusterError, RunIdsLostError) as error:
         sys.stderr.write(f"evalscore score: {printable(str(error))}\n")
         return EXIT_USAGE
     if inputs.invalid.verdicts:
@@ -515,9 +515,10 @@ def score_command(
     plus oversight signals that are reported and never graded.
 
     Exit 0 pass, 1 fail (threshold, regression, or recorded scores that disagree with
-    the evidence), 2 usage error (or a --dask cluster that cannot be reached), 3 an input is
-    invalid, 4 refused (not derivable honestly, or nothing was scored), 70 an internal error (a
-    bug; the other inputs are still checked).
+    the evidence), 2 usage error (or a --dask cluster that cannot be reached, or no room on
+    disk for the run ids of a long log), 3 an input is invalid, 4 refused (not derivable
+    honestly, or nothing was scored), 70 an internal error (a bug; the other inputs are still
+    checked).
     """
     read_stdin_once(runs, suites)
     options = ScoreOptions(

@@ -57,6 +57,11 @@ _SELECT: Final = "SELECT source FROM seen WHERE key = ?"
 _COUNT: Final = "SELECT count(*) FROM seen"
 
 
+class RunIdsLostError(Exception):
+    """The run ids met so far could not be kept on disk (no room, no temporary directory): whether a
+    later run repeats one of them cannot be told, so nothing is scored."""
+
+
 def run_id_digest(run_id: str) -> bytes:
     """A fixed-size key for a run id; a lone surrogate (a JSON ``\\ud800`` escape) is hashed as it is."""
     return hashlib.blake2b(run_id.encode(errors="surrogatepass"), digest_size=RUN_ID_DIGEST_BYTES).digest()
@@ -162,12 +167,19 @@ class RepeatedRuns:
 
     def first_source(self, key: bytes, source: str) -> str | None:
         """None when the digest ``key`` (a ``run_id_digest``) was not met before (it is now remembered as
-        met at ``source``); else the source it was first met at."""
-        first = self._latest.get(key)
-        if first is None and self._disk is not None:
-            first = self._disk.first_source(key)
-        if first is None:
-            self._remember(key, source)
+        met at ``source``); else the source it was first met at. ``RunIdsLostError`` when the database
+        on disk cannot be written or read."""
+        try:
+            first = self._latest.get(key)
+            if first is None and self._disk is not None:
+                first = self._disk.first_source(key)
+            if first is None:
+                self._remember(key, source)
+        except (sqlite3.Error, OSError) as error:
+            raise RunIdsLostError(
+                f"the run ids read so far could not be kept in a temporary database on disk ({error}); "
+                "give SQLITE_TMPDIR or TMPDIR a directory with room"
+            ) from None
         return first
 
     def _remember(self, key: bytes, source: str) -> None:

@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 
+from evalscore.scoring import repeated_runs
 from evalscore.scoring.repeated_runs import (
     DISK_CACHE_KIB,
     RUN_ID_DIGEST_BYTES,
     RepeatedRuns,
+    RunIdsLostError,
     run_id_digest,
 )
 
@@ -271,3 +273,30 @@ def test_three_hundred_thousand_distinct_runs_take_bounded_memory() -> None:
         assert repeated.in_memory() + repeated.on_disk() == 300_000
         assert repeated.on_disk() >= 250_000
     assert peak < 20_000_000, peak
+
+
+def _disk_full(*_: Any) -> None:
+    raise sqlite3.OperationalError("database or disk is full")
+
+
+def test_a_spill_that_finds_no_room_says_the_run_ids_are_lost_and_how_to_give_room(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(repeated_runs._OnDisk, "add", _disk_full)
+    repeated = RepeatedRuns(memory_entries=3)
+    assert meet(repeated, 2) == [None, None]
+    with pytest.raises(
+        RunIdsLostError, match=r"\(database or disk is full\); give SQLITE_TMPDIR or TMPDIR a directory"
+    ):
+        meet(repeated, 1, start=2)
+    repeated.close()
+
+
+def test_a_lookup_on_a_database_that_cannot_be_read_says_so_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    repeated = RepeatedRuns(memory_entries=2)
+    meet(repeated, 2)
+    assert repeated.on_disk() == 2
+    monkeypatch.setattr(repeated_runs._OnDisk, "first_source", _disk_full)
+    with pytest.raises(RunIdsLostError):
+        repeated.first_source(key(0), "log:again")
+    repeated.close()
