@@ -5,7 +5,7 @@ Every throughput row is a whole process (interpreter start-up included) timed ag
 process that reads the same bytes (``scripts/bench_floors.py``), the two run alternately
 ``--repeat`` times and the medians compared; peak RSS comes from ``os.wait4`` on each command
 (started from ``scripts/bench_child.py``, see there why).
-The N-and-4N rows (``scripts/bench_scaling.py``) are timed inside this process. Data is generated
+The N-and-4N rows (``scripts/bench_scaling.py``) are timed inside a fresh process per case. Data is generated
 once under bench-data/ (``scripts/bench_data.py``, ``scripts/bench_inspect.py``) and reused.
 Usage: python scripts/bench.py [--repeat 3] [--large] [sizes: see --help]
 """
@@ -226,7 +226,7 @@ def flat_rows(shapes: Shapes, large: dict[str, Figure], repeat: int) -> list[Row
 
 
 def scaling_rows(data: Path, repeat: int, scale: float) -> list[Row]:
-    """t(4N)/t(N) along each dimension, timed inside this process (no start-up to dilute the ratio)."""
+    """t(4N)/t(N) along each dimension, timed inside a fresh process per case (no start-up to dilute the ratio)."""
     if scale <= 0:
         return [
             Row(command, f"{case.dimension}: 4N vs N", "t(N)", target=LINEAR_TARGET, skipped="--scaling 0")
@@ -324,7 +324,7 @@ of the floor); the cost ratio itself for 'imports', 't(N)', 'valid twin' and 'RS
 floors, whole processes with the GC off (scripts/bench_floors.py): imports = import orjson,
 jsonschema_rs, click; orjson document = orjson.loads of the file; orjson lines = orjson.loads of each
 line; orjson files = orjson.loads of each file; unzip+orjson = each member of the .eval zip
-decompressed (zstd) and orjson.loads. 't(N)' rows are timed in-process; their time is t(4N).
+decompressed (zstd) and orjson.loads. 't(N)' rows are timed in-process, a fresh one per case; their time is t(4N).
 MB/s: input bytes on disk per second. peak RSS: ru_maxrss from os.wait4 (the largest process among
 the command and the workers it reaped, not their sum). -j1/all: time with -j 1 over the default
 (every usable core); n/a until the command takes --jobs. --dask rows: ratio = time with -j 1 over
