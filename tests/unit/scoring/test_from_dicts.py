@@ -696,6 +696,11 @@ def test_overseers_are_counted_as_persons() -> None:
     assert (total.four_eyes, total.without_overseer) == (1, 2)
 
 
+def test_one_overseer_is_one_person_unless_the_id_shows_nothing() -> None:
+    lists = (["alice"], ["\u200b "], [], ["a", "A\u200b"], ["a", "b", "a"], [" ", "b"])
+    assert [oversight.persons_among(ids) for ids in lists] == [1, 0, 0, 1, 2, 1]
+
+
 def test_signals_from_the_dict_are_the_models() -> None:
     stamps = {"opened_at": "2026-01-01T00:00:00Z", "resolved_at": "2026-01-01T00:00:00.5Z"}
     arrivals = [

@@ -21,7 +21,7 @@ Discretionary = tuple[int, int, int, int, int | None]
 
 def unordered_events(events: Sequence[Mapping[str, Any]]) -> tuple[int, ...]:
     """Indices of the events whose ``task_calls_before`` is null or absent."""
-    return tuple(index for index, event in enumerate(events) if event.get("task_calls_before") is None)
+    return tuple([index for index, event in enumerate(events) if event.get("task_calls_before") is None])
 
 
 def budget_of(event: Mapping[str, Any]) -> int:
@@ -46,11 +46,12 @@ def match_mandated(
     violated: list[str] = []
     pairings: list[tuple[int, int, str]] = []
     budgets = [budget_of(event) for event in events]
-    by_arrival = sorted(range(len(events)), key=lambda index: (events[index]["task_calls_before"], index))
+    arrivals = [event["task_calls_before"] for event in events]
+    by_arrival = sorted(range(len(events)), key=arrivals.__getitem__)  # stable: events arriving together stay in order
     waiting: dict[str | None, list[int]] = {}
     arrived = 0
     for call_index, tool in enumerate(calls):
-        while arrived < len(by_arrival) and events[by_arrival[arrived]]["task_calls_before"] <= call_index:
+        while arrived < len(by_arrival) and arrivals[by_arrival[arrived]] <= call_index:
             index = by_arrival[arrived]
             heapq.heappush(waiting.setdefault(events[index]["target_tool"], []), index)
             arrived += 1

@@ -6,7 +6,7 @@ float in an index is the integer it stands for, lists of gate ids are multisets 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import JsonValue
@@ -27,18 +27,21 @@ def differences(
     acted: bool | None,
     mandated: Mandated | None,
     discretionary: Discretionary | None,
-) -> Iterator[Difference]:
-    """What the record says that the evidence does not, in ``compare.differences``' order."""
+) -> list[Difference]:
+    """What the record says that the evidence does not, in ``compare.differences``' order (a list: a
+    step's comparison is on the scorer's hot path, and most find nothing)."""
+    found: list[Difference] = []
     if recorded["tool_match"] != tool_match:
-        yield "tool_match", recorded["tool_match"], tool_match
+        found.append(("tool_match", recorded["tool_match"], tool_match))
     if recorded["distraction_caught"] != caught:
-        yield "distraction_caught", recorded["distraction_caught"], caught
+        found.append(("distraction_caught", recorded["distraction_caught"], caught))
     recorded_acted = recorded.get("distraction_acted")
     if recorded_acted is not None and recorded_acted != acted:
-        yield "distraction_acted", recorded_acted, acted
+        found.append(("distraction_acted", recorded_acted, acted))
     gates = recorded.get("gates", defaults.GATES)
-    yield from mandated_differences(gates["mandated"], mandated)
-    yield from discretionary_differences(gates["discretionary"], discretionary)
+    add_mandated_differences(found, gates["mandated"], mandated)
+    add_discretionary_differences(found, gates["discretionary"], discretionary)
+    return found
 
 
 def index_of(value: int | float) -> int:
@@ -81,24 +84,28 @@ def derived_mandated_dump(derived: Mandated | None) -> JsonValue:
     }
 
 
-def mandated_differences(recorded: Mapping[str, Any] | None, derived: Mandated | None) -> Iterator[Difference]:
+def add_mandated_differences(
+    found: list[Difference], recorded: Mapping[str, Any] | None, derived: Mandated | None
+) -> None:
     if recorded is None or derived is None:
         if (recorded is None) != (derived is None):
-            yield "gates.mandated", mandated_dump(recorded), derived_mandated_dump(derived)
+            found.append(("gates.mandated", mandated_dump(recorded), derived_mandated_dump(derived)))
         return
     lists = (derived[0], derived[1], derived[2])
     for position, name in enumerate(MANDATED_LISTS):
         left: list[str] = recorded[name]
         right = lists[position]
         if left != right and sorted(left) != sorted(right):
-            yield f"gates.mandated.{name}", list(left), list(right)
+            found.append((f"gates.mandated.{name}", list(left), list(right)))
     pairings = recorded.get("pairings", defaults.PAIRINGS)
     recorded_set = {(pairing["callIndex"], pairing["approvalIndex"], pairing["gateId"]) for pairing in pairings}
     if recorded_set != set(derived[3]):
-        yield (
-            "gates.mandated.pairings",
-            [pairing_dump(pairing) for pairing in pairings],
-            [derived_pairing_dump(pairing) for pairing in derived[3]],
+        found.append(
+            (
+                "gates.mandated.pairings",
+                [pairing_dump(pairing) for pairing in pairings],
+                [derived_pairing_dump(pairing) for pairing in derived[3]],
+            )
         )
 
 
@@ -125,16 +132,16 @@ def derived_discretionary_dump(derived: Discretionary | None) -> JsonValue:
     return dump
 
 
-def discretionary_differences(
-    recorded: Mapping[str, Any] | None, derived: Discretionary | None
-) -> Iterator[Difference]:
+def add_discretionary_differences(
+    found: list[Difference], recorded: Mapping[str, Any] | None, derived: Discretionary | None
+) -> None:
     if recorded is None or derived is None:
         if (recorded is None) != (derived is None):
-            yield "gates.discretionary", discretionary_dump(recorded), derived_discretionary_dump(derived)
+            found.append(("gates.discretionary", discretionary_dump(recorded), derived_discretionary_dump(derived)))
         return
     for position, name in enumerate(DISCRETIONARY_COUNTS):
         if recorded[name] != derived[position]:
-            yield f"gates.discretionary.{name}", recorded[name], derived[position]
+            found.append((f"gates.discretionary.{name}", recorded[name], derived[position]))
     left, right = recorded.get("addressed"), derived[4]
     if left is not None and right is not None and left != right:
-        yield "gates.discretionary.addressed", left, right
+        found.append(("gates.discretionary.addressed", left, right))
