@@ -51,13 +51,14 @@ def match_mandated(
     waiting: dict[str | None, list[int]] = {}
     arrived = 0
     for call_index, tool in enumerate(calls):
+        gate = gate_of_tool.get(tool)
+        if gate is None:
+            continue
+        # the events that arrived by this gated call join their tool's heap (only a gated call looks)
         while arrived < len(by_arrival) and arrivals[by_arrival[arrived]] <= call_index:
             index = by_arrival[arrived]
             heapq.heappush(waiting.setdefault(events[index]["target_tool"], []), index)
             arrived += 1
-        gate = gate_of_tool.get(tool)
-        if gate is None:
-            continue
         required.append(gate)
         approval = earliest(waiting.get(tool), events, budgets, approved_only)
         if approval is None:
