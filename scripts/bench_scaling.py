@@ -282,9 +282,21 @@ def measure(directory: Path, repeat: int, scale: float = 1.0) -> list[Scaling]:
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
     for case in CASES:
         argv = [sys.executable, __file__, case.build.__name__, str(directory), str(repeat), str(scale)]
-        output = subprocess.run(argv, capture_output=True, text=True, check=True, env=environment).stdout
-        results.extend(Scaling(**entry) for entry in json.loads(output))
+        done = subprocess.run(argv, capture_output=True, text=True, check=False, env=environment)
+        if done.returncode != 0:
+            raise CaseFailedError(case.build.__name__, done.returncode, done.stderr)
+        results.extend(Scaling(**entry) for entry in json.loads(done.stdout))
     return results
+
+
+class CaseFailedError(RuntimeError):
+    """A case's own process failed: its name, exit code and the end of what it wrote on stderr, which
+    would otherwise be lost with the process."""
+
+    SHOWN_CHARS = 2000
+
+    def __init__(self, case: str, code: int, stderr: str) -> None:
+        super().__init__(f"scaling case {case} exited {code}:\n{stderr[-self.SHOWN_CHARS :]}")
 
 
 def measure_case(case: Case, directory: Path, repeat: int, scale: float) -> list[Scaling]:

@@ -100,3 +100,14 @@ def test_the_bench_finds_the_jobs_option_on_validate_and_score_and_not_on_import
     assert supports_jobs("score") is True
     assert supports_jobs("import", "inspect") is False
     assert supports_jobs("no-such-command") is False
+
+
+def test_a_scaling_case_that_fails_names_itself_and_shows_what_its_process_wrote(tmp_path: Path) -> None:
+    scaling = load_module("bench_scaling", ROOT / "scripts" / "bench_scaling.py")
+    missing = tmp_path / "not-made"
+    with pytest.raises(scaling.CaseFailedError) as failed:
+        scaling.measure(missing, 1, 0.001)
+    message = str(failed.value)
+    assert message.startswith(f"scaling case {scaling.CASES[0].build.__name__} exited 1:\n")
+    assert "FileNotFoundError" in message
+    assert str(missing) in message
