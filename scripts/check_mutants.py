@@ -15,6 +15,12 @@ are no results at all; 0 otherwise.
 
     python scripts/check_mutants.py [--mutants DIR] [--equivalents FILE]
     python scripts/check_mutants.py --print-fingerprint NAME [--print-fingerprint NAME ...]
+    python scripts/check_mutants.py --listed-but-killed
+
+The third form prints the names of listed mutants a test killed in this run, one per line, and
+checks nothing: ``scripts/mutation.sh`` runs those once more before its final check, since one kill
+of a mutant no input can tell apart (a test that failed for a reason of its own on a loaded
+machine) is not yet a stale listing, and a stale listing is killed again.
 
 The second form prints, for each named mutant, a TOML entry to paste into the list after reading its
 diff; its reason is left empty, and the check refuses an empty reason.
@@ -238,8 +244,8 @@ def check(mutants: dict[str, Mutant], equivalents: dict[str, Listing]) -> Verdic
     for name in sorted(equivalents):
         if name not in mutants:
             problems.append(f"LISTED BUT GONE: {name} is listed as equivalent but mutmut no longer produces it")
-        elif mutants[name].status in CAUGHT:
-            problems.append(f"LISTED BUT KILLED: {name} is listed as equivalent but a test kills it; remove it")
+    for name in listed_but_killed(mutants, equivalents):
+        problems.append(f"LISTED BUT KILLED: {name} is listed as equivalent but a test kills it; remove it")
     counts = Counter(mutant.status for mutant in mutants.values())
     return Verdict(
         mutants=len(mutants),
@@ -249,6 +255,11 @@ def check(mutants: dict[str, Mutant], equivalents: dict[str, Listing]) -> Verdic
         other_statuses={status: n for status, n in sorted(counts.items()) if status not in CAUGHT | {"survived"}},
         problems=problems,
     )
+
+
+def listed_but_killed(mutants: dict[str, Mutant], equivalents: dict[str, Listing]) -> list[str]:
+    """The listed mutants a test killed in this run, by name."""
+    return sorted(name for name in equivalents if name in mutants and mutants[name].status in CAUGHT)
 
 
 def _indented(label: str, text: str) -> str:
@@ -283,6 +294,11 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="print a TOML listing of this mutant to paste after review (repeatable); checks nothing",
     )
+    parser.add_argument(
+        "--listed-but-killed",
+        action="store_true",
+        help="print the names of the listed mutants a test killed in this run, one per line; checks nothing",
+    )
     args = parser.parse_args(argv)
 
     mutants = read_mutants(args.mutants)
@@ -291,6 +307,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if args.print_fingerprint:
         return print_fingerprints(args.print_fingerprint, mutants)
+    if args.listed_but_killed:
+        for name in listed_but_killed(mutants, read_equivalents(args.equivalents)):
+            print(name)
+        return 0
 
     verdict = check(mutants, read_equivalents(args.equivalents))
     print(

@@ -3,7 +3,7 @@
 # then the check that every surviving mutant is a reviewed equivalent one, matched by its diff
 # (mutation/equivalent-mutants.toml; see CONTRIBUTING.md, "Mutation testing").
 # Usage (from anywhere): scripts/mutation.sh      Exit status: 0 clean, 1 an unexplained survivor
-# or a stale listing.
+# or a stale listing (a listed mutant a test kills twice: once in the run, once run again alone).
 # Runtime: about 18 minutes for ~10,900 mutants on this machine's 2 idle cores (CONTRIBUTING.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,4 +24,15 @@ tr '\r' '\n' < "$log" | tail -n 3
 rm -f "$log"
 if [ "$status" -ne 0 ]; then exit "$status"; fi
 echo "mutmut run: $((SECONDS - started)) s"
+if "$PYTHON" scripts/check_mutants.py; then exit 0; fi
+# A listed mutant killed once may be a test that failed on its own on a loaded machine; it is run
+# once more, and the check below is final: a stale listing is killed again.
+mapfile -t again < <("$PYTHON" scripts/check_mutants.py --listed-but-killed)
+if [ "${#again[@]}" -eq 0 ]; then exit 1; fi
+echo "running ${#again[@]} listed mutant(s) a test killed once more: ${again[*]}"
+log="$(mktemp)"
+status=0
+"$MUTMUT" run "${again[@]}" > "$log" 2>&1 || status=$?
+rm -f "$log"
+if [ "$status" -ne 0 ]; then exit "$status"; fi
 "$PYTHON" scripts/check_mutants.py

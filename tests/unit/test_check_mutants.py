@@ -143,6 +143,23 @@ def test_a_listed_mutant_that_a_test_now_kills_fails_the_check(
     assert code == 1
 
 
+def test_listed_but_killed_names_only_the_listed_mutants_a_test_killed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gone = f"{MODULE}.x_limit__mutmut_9"
+    equivalents = listing(
+        tmp_path,
+        {NAMES["cap"]: ("the cap is never reached", CAP_DIFF), gone: ("was equivalent once", CAP_DIFF)},
+    )
+    mutants = mutants_tree(tmp_path, {**ALL_KILLED, NAMES["strict"]: 0})
+    arguments = ["--mutants", str(mutants), "--equivalents", str(equivalents), "--listed-but-killed"]
+    assert check_mutants.main(arguments) == 0
+    assert capsys.readouterr().out.splitlines() == [NAMES["cap"]]
+    mutants_survived = mutants_tree(tmp_path / "again", {**ALL_KILLED, NAMES["cap"]: 0})
+    assert check_mutants.main(["--mutants", str(mutants_survived), *arguments[2:]]) == 0
+    assert capsys.readouterr().out == ""
+
+
 @pytest.mark.parametrize(
     ("exit_code", "status"), [(None, "not checked"), (33, "no tests"), (2, "interrupted"), (34, "skipped")]
 )
