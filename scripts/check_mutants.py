@@ -17,13 +17,13 @@ are no results at all; 0 otherwise.
     python scripts/check_mutants.py --print-fingerprint NAME [--print-fingerprint NAME ...]
     python scripts/check_mutants.py --listed-but-killed
 
+The second form prints, for each named mutant, a TOML entry to paste into the list after reading its
+diff; its reason is left empty, and the check refuses an empty reason.
+
 The third form prints the names of listed mutants a test killed in this run, one per line, and
 checks nothing: ``scripts/mutation.sh`` runs those once more before its final check, since one kill
 of a mutant no input can tell apart (a test that failed for a reason of its own on a loaded
 machine) is not yet a stale listing, and a stale listing is killed again.
-
-The second form prints, for each named mutant, a TOML entry to paste into the list after reading its
-diff; its reason is left empty, and the check refuses an empty reason.
 """
 
 from __future__ import annotations
