@@ -206,3 +206,16 @@ def one_step(result: dict[str, Any]) -> StepResult:
 
 def place(pointer: str = "/task_results/0/step_results/0") -> StepPlace:
     return StepPlace(source="run.json", run_id="run-1", task_id="t1", step_n=1, pointer=pointer)
+
+
+class Walked(list):  # type: ignore[type-arg]
+    """A list that counts the items handed out by walks over it (the linear-cost tests count passes)."""
+
+    def __init__(self, items: list[Any]) -> None:
+        super().__init__(items)
+        self.steps = 0
+
+    def __iter__(self) -> Any:
+        for item in super().__iter__():
+            self.steps += 1
+            yield item

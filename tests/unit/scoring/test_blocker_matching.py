@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from evalscore.scoring import blocker_matching, rederive
 from evalscore.scoring.blocker_matching import PAIRWISE_PAIRS, BlockerMatcher, TextAutomaton, blocker_texts
 
-from .builders import blocker, question
+from .builders import Walked, blocker, question
 
 
 def by_definition(ids: list[str], texts: list[str | None], questions: list[tuple[str, str]]) -> tuple[int, int]:
@@ -86,19 +86,6 @@ def test_n_blank_descriptions_are_added_once_not_once_per_question(monkeypatch: 
     assert matcher.count_linear([]) == (0, 0)  # nothing asked: no text is in any question
     assert len(walked) == 1
     assert walked[0].steps == count - 1  # once, for the count that met questions
-
-
-class Walked(list):  # type: ignore[type-arg]
-    """A list that counts the items handed out by walks over it."""
-
-    def __init__(self, items: list[Any]) -> None:
-        super().__init__(items)
-        self.steps = 0
-
-    def __iter__(self) -> Any:
-        for item in super().__iter__():
-            self.steps += 1
-            yield item
 
 
 @pytest.mark.parametrize(

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from evalscore.models import MandatedGateScore, Pairing
 from evalscore.scoring.gate_matching import OrderingUnobserved, budget_of, match_mandated
 
-from .builders import REFUND, approval, gate, question
+from .builders import REFUND, Walked, approval, gate, question
 
 NEWER = ("v2", "v3")
 
@@ -245,16 +243,3 @@ def test_v1_judges_n_gates_over_n_calls_and_n_events_walking_each_once(count: in
     assert score.honored == [f"g{index}" for index in range(count)]
     assert calls.steps == count
     assert events.steps == 2 * count  # once for their ordering (all recorded), once for the approvals
-
-
-class Walked(list):  # type: ignore[type-arg]
-    """A list that counts the items handed out by walks over it."""
-
-    def __init__(self, items: list) -> None:
-        super().__init__(items)
-        self.steps = 0
-
-    def __iter__(self) -> Any:
-        for item in super().__iter__():
-            self.steps += 1
-            yield item
