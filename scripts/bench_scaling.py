@@ -30,8 +30,8 @@ import orjson
 
 from evalscore.cli.score_command import ScoreOptions, run_score
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
-from evalscore.scoring.decision import Thresholds
 from evalscore.scoring.signals import SignalParams
+from evalscore.scoring.thresholds import Thresholds
 from evalscore.validation.pipeline import check_paths
 
 LINEAR_LIMIT = 5.0

@@ -11,8 +11,9 @@ Each name is imported on first use: the command line imports only what a command
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
+
+from evalscore.lazy_names import imported_on_first_use
 
 __version__ = "0.1.0"
 
@@ -53,14 +54,4 @@ __all__ = [
     "score",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _PUBLIC:
-        raise AttributeError(f"module 'evalscore' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_PUBLIC[name]), name)
-    globals()[name] = value  # found once; later look-ups do not come here
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = imported_on_first_use(globals(), _PUBLIC)

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from evalscore.cli.main import main
-from evalscore.scoring import engine
+from evalscore.scoring import partials
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "examples" / "partner-log.jsonl"
@@ -49,7 +49,7 @@ def score_json(*args: str | Path) -> tuple[int, dict[str, Any]]:
 def test_a_jsonl_with_more_refusals_than_listed_counts_the_rest_in_json_and_text(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", LISTED)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", LISTED)
     log = recorded_v3_log(tmp_path)
     code, report = score_json(log, "--scoring-model", "v2")
     assert code == 4

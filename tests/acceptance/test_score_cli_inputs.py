@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from evalscore.cli import common, score_command
 from evalscore.cli.main import main
 from evalscore.cli.progress import Progress
-from evalscore.scoring import checked_runs
+from evalscore.scoring import checked_runs, engine
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "examples" / "partner-log.jsonl"
@@ -122,14 +122,14 @@ def test_a_bug_on_one_run_is_named_at_its_line_and_the_inputs_after_it_are_still
 
 
 def test_no_run_is_scored_once_an_input_is_invalid(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = checked_runs.score_run
+    real = engine.score_run
     scored: list[str] = []
 
     def score_run(sourced: Any, **options: Any) -> Any:
         scored.append(sourced.source)
         return real(sourced, **options)
 
-    monkeypatch.setattr(checked_runs, "score_run", score_run)
+    monkeypatch.setattr(engine, "score_run", score_run)
     later = tmp_path / "later.json"
     later.write_text(RUN)
     result = invoke("score", LOG, INVALID_RUN, later, "--format", "json")

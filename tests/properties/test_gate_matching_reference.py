@@ -15,9 +15,10 @@ from _budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalscore.models.run import GateEvent, MandatedGateScore, Pairing, ScoringModel
+from evalscore.models.run import GateEvent, MandatedGateScore, Pairing
 from evalscore.models.suite import MandatedGate
 from evalscore.scoring.gate_matching import match_v1, match_v2
+from evalscore.vocabulary import ScoringModel
 
 TOOLS = ("refund", "delete", "lookup")
 

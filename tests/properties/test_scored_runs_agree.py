@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 
 from evalscore.inputs.documents import Document
 from evalscore.scoring.checked_runs import CheckedRun, RunScorer
-from evalscore.scoring.engine import Partial, sum_partials
-from evalscore.scoring.join import index_suites
+from evalscore.scoring.partials import Partial, sum_partials
 from evalscore.scoring.scored_runs import ScoredRuns, fold_runs
 from evalscore.scoring.signals import SignalParams
 from module_files import load_module
@@ -40,7 +39,8 @@ def test_each_sum_a_worker_sends_is_its_runs_partials_summed(
     for line, (doc, _) in enumerate(runs, 1):
         doc["run_id"] = f"run-{line}"
         documents.append(Document("log.jsonl", line, doc))
-    scorer = RunScorer(None if suites is None else index_suites(suites), model, params, 3)
+    checked = None if suites is None else [suite.model_dump(mode="json", exclude_unset=True) for suite in suites]
+    scorer = RunScorer(checked, model, params, 3)
     alone: list[CheckedRun] = [scorer(document) for document in documents]
     sent = fold_runs(scorer, documents)
     position = 0

@@ -20,10 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalscore.models import Run, ScoredRun
-from evalscore.scoring import SourcedRun, engine, score
+from evalscore.scoring import SourcedRun, score
+from evalscore.scoring import partials as partials_module
 from evalscore.scoring.compare import disagreement_text
-from evalscore.scoring.engine import Partial, build_report, merge_partials, score_run
+from evalscore.scoring.engine import build_report, score_run
 from evalscore.scoring.join import index_suites
+from evalscore.scoring.partials import Partial, merge_partials
 from evalscore.scoring.refusal import refusal_text
 from evalscore.scoring.report import ScoreReport
 from evalscore.scoring.signals import SignalParams
@@ -341,9 +343,9 @@ def test_under_any_listing_bound_a_split_merges_into_the_whole_and_the_decision_
     params = SignalParams()
     whole = [score_run(run, index=index, scoring_model=model, signal_params=params) for run in runs]
     with (
-        mock.patch.object(engine, "LISTED_PER_KIND", listed),
-        mock.patch.object(engine, "LISTED_TEXT", chars),
-        mock.patch.object(engine, "SOURCES_PER_MODEL", sources),
+        mock.patch.object(partials_module, "LISTED_PER_KIND", listed),
+        mock.patch.object(partials_module, "LISTED_TEXT", chars),
+        mock.patch.object(partials_module, "SOURCES_PER_MODEL", sources),
     ):
         partials = [score_run(run, index=index, scoring_model=model, signal_params=params) for run in runs]
         cuts = sorted(data.draw(st.lists(st.integers(0, len(partials)), max_size=3)))

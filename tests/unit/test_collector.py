@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from evalscore.cli import score_command
+from evalscore.cli import score_report
 from evalscore.cli.main import main
 from evalscore.collector import collector_paused
 
@@ -54,8 +54,8 @@ def test_score_builds_and_renders_its_report_with_the_collector_paused(monkeypat
     """The report has a row per distinct target tool: built while the collector walked it again and
     again, a report 4 times as long cost about 5 times as long to make."""
     seen: dict[str, bool] = {}
-    build = score_command.build_report
-    render = score_command.SCORE_REPORTERS["json"]
+    build = score_report.build_report
+    render = score_report.SCORE_REPORTERS["json"]
 
     def building(*args: Any, **kwargs: Any) -> Any:
         seen["building"] = gc.isenabled()
@@ -65,8 +65,8 @@ def test_score_builds_and_renders_its_report_with_the_collector_paused(monkeypat
         seen["rendering"] = gc.isenabled()
         return render(*args, **kwargs)
 
-    monkeypatch.setattr(score_command, "build_report", building)
-    monkeypatch.setitem(score_command.SCORE_REPORTERS, "json", rendering)
+    monkeypatch.setattr(score_report, "build_report", building)
+    monkeypatch.setitem(score_report.SCORE_REPORTERS, "json", rendering)
     log, suite = ROOT / "examples" / "partner-log.jsonl", ROOT / "examples" / "partner-suite.yaml"
     result = CliRunner().invoke(main, ["score", str(log), "--suite", str(suite), "--format", "json"])
     assert result.exit_code in (0, 1), result.output

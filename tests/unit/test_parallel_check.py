@@ -236,3 +236,28 @@ def test_a_verdict_crosses_between_processes_with_every_field_as_it_was() -> Non
     assert received == sent
     assert [artifact.more_findings for artifact in received] == [True, False]
     assert [artifact.model for artifact in received] == [None, model]
+
+
+def test_what_the_caller_does_once_the_workers_start_runs_before_any_verdict_is_waited_for(log: Path) -> None:
+    """``score`` imports its report's code there, while the workers judge (issue 9)."""
+    taken: list[CheckedArtifact] = []
+    started_after: list[int] = []
+    judge = functools.partial(check_guarded, forced_kind=None, keep_model=False)
+
+    def judged(workers: int) -> None:
+        for item in pipeline.judge_paths(
+            [str(log), str(log)],
+            judge,
+            workers=workers,
+            max_document_bytes=LIMIT,
+            on_started=lambda: started_after.append(len(taken)),
+        ):
+            taken.append(item)
+
+    judged(2)
+    assert started_after == [0, 40]  # once per file judged on the workers, before its first verdict is taken
+    assert len(taken) == 80
+    taken.clear()
+    started_after.clear()
+    judged(1)  # no worker: nothing is started
+    assert (started_after, len(taken)) == ([], 80)

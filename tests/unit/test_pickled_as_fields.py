@@ -16,13 +16,11 @@ import yaml
 from evalscore.findings import Finding
 from evalscore.inputs.documents import Document
 from evalscore.inputs.strict_json import loads
-from evalscore.models.suite import EvalSuite
 from evalscore.pickled_as_fields import pickled_as_fields
 from evalscore.scoring.aggregate import Aggregate
 from evalscore.scoring.checked_runs import CheckedRun, RunOutcome, RunScorer
 from evalscore.scoring.compare import Disagreement
-from evalscore.scoring.engine import ModelRuns, Partial
-from evalscore.scoring.join import index_suites
+from evalscore.scoring.partials import ModelRuns, Partial
 from evalscore.scoring.refusal import TOOL_UNKNOWN, Refusal
 from evalscore.scoring.signals import SignalParams, Signals
 from evalscore.validation.checker import CheckedArtifact
@@ -47,8 +45,7 @@ def built_by_state_functions(value: Any) -> int:
 
 
 def scored_partner_log() -> list[CheckedRun]:
-    suite = EvalSuite.model_validate(yaml.safe_load(SUITE.read_text()))
-    scorer = RunScorer(index_suites([suite]), None, SignalParams(), 20)
+    scorer = RunScorer([yaml.safe_load(SUITE.read_text())], None, SignalParams(), 20)
     lines = LOG.read_bytes().splitlines()
     return [scorer(Document(str(LOG), number, loads(line))) for number, line in enumerate(lines, start=1)]
 

@@ -192,3 +192,67 @@ def test_a_collector_that_was_off_stays_off_through_a_command() -> None:
     probe = _freeze_probe("off")
     assert probe["enabled"] is False
     assert probe["collections"] == []
+
+
+NOT_BEFORE_THE_WORKERS = ("pydantic", "evalscore.models", "evalscore.cli.score_report", "rich")
+_FORK_PROBE = """
+import json, os, sys
+from evalscore.validation import pipeline
+pipeline.PARALLEL_MIN_BYTES = 0  # the example log is judged on forked workers
+pipeline.RANGE_BYTES = 1  # a line per range
+at_fork = []
+os.register_at_fork(before=lambda: at_fork.append(sorted(sys.modules)))
+from evalscore.cli.main import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exit:
+    code = exit.code
+print(json.dumps({"exit": code, "at_fork": at_fork, "after": sorted(sys.modules)}), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("output_format", ["json", "text"])
+def test_score_with_a_suite_starts_its_workers_before_it_loads_pydantic_and_the_models(output_format: str) -> None:
+    """Workers that score checked dicts never need the models; what the report needs (rich too, for
+    a text report) is imported while they work, not before they start (issue 9: ``score`` on every core)."""
+    suite = ROOT / "examples" / "partner-suite.yaml"
+    args = ["score", str(PARTNER_LOG), "--suite", str(suite), "-j", "2", "--format", output_format]
+    done = subprocess.run([sys.executable, "-c", _FORK_PROBE, *args], capture_output=True, text=True, check=False)
+    probe = json.loads(done.stderr.splitlines()[-1])
+    assert probe["exit"] in (0, 1)
+    if output_format == "json":
+        assert json.loads(done.stdout)["counts"]["total_steps"] == 8  # both runs of the log, scored
+    else:
+        assert done.stdout.startswith("2 input(s); 8 step(s)")
+    assert len(probe["at_fork"]) == 2  # one fork per worker
+    for modules in probe["at_fork"]:
+        assert "evalscore.scoring.from_dicts.run" in modules  # the workers have the dict scorer
+        assert [name for name in NOT_BEFORE_THE_WORKERS if name in modules] == []
+    imported = [name for name in NOT_BEFORE_THE_WORKERS if name in probe["after"]]
+    assert imported == list(NOT_BEFORE_THE_WORKERS if output_format == "text" else NOT_BEFORE_THE_WORKERS[:-1])
+
+
+_DICT_WORKER_PROBE = """
+import json, sys
+from evalscore.inputs.documents import Document
+from evalscore.inputs.yaml_loader import load_yaml
+from evalscore.scoring.checked_runs import RunScorer
+from evalscore.scoring.scored_runs import ScoredRuns, fold_runs
+from evalscore.scoring.signals import SignalParams
+suite = load_yaml(open(sys.argv[1], "rb").read())
+runs = [json.loads(line) for line in open(sys.argv[2], "rb")]
+scorer = RunScorer([suite], sys.argv[3], SignalParams(), 3)  # under v1: scored from the models
+sent = fold_runs(scorer, [Document("log.jsonl", line, run) for line, run in enumerate(runs, 1)])
+summed = [item.count for item in sent if isinstance(item, ScoredRuns)]
+print(json.dumps({"summed": summed, "pydantic": "pydantic" in sys.modules}))
+"""
+
+
+@pytest.mark.parametrize(("model", "pydantic_loaded"), [("v3", False), ("v1", True)])
+def test_a_worker_scores_checked_dicts_without_pydantic(model: str, pydantic_loaded: bool) -> None:
+    """What a forked worker runs, in a fresh interpreter: scoring the dicts loads no model; runs
+    re-derived under v1 are scored from their models, which loads them (the probe can tell)."""
+    suite = ROOT / "examples" / "partner-suite.yaml"
+    args = [str(suite), str(PARTNER_LOG), model]
+    done = subprocess.run([sys.executable, "-c", _DICT_WORKER_PROBE, *args], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == {"summed": [2], "pydantic": pydantic_loaded}

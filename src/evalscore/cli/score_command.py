@@ -6,19 +6,17 @@ Exit codes: 0 pass, 1 fail, 2 usage error or unreadable path, 3 an input is inva
 
 from __future__ import annotations
 
-import dataclasses
-import re
+import gc
+import importlib
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import click
-from pydantic import ValidationError
 
-from evalscore import __version__
 from evalscore.cli.cluster_option import cluster_for, dask_option
 from evalscore.cli.common import (
     CONFIDENCE,
@@ -34,34 +32,28 @@ from evalscore.cli.common import (
     verbosity_of,
     verbosity_options,
 )
-from evalscore.cli.html_page import write_html
 from evalscore.cli.progress import Progress
 from evalscore.cli.report_output import ReportDestination, deliver, output_option, report_destination
 from evalscore.collector import collector_paused
 from evalscore.distributed.cluster import ClusterError, ClusterSpec
 from evalscore.findings import Finding
-from evalscore.inputs.documents import Document, InputRecord, read_file_documents
-from evalscore.inputs.paths import FileKey, expand_paths, file_key
-from evalscore.ledger.append import LedgerRefusedError, append_decision, check_ledger
-from evalscore.models.run import ScoringModel
-from evalscore.models.suite import EvalSuite
-from evalscore.printable import printable, printable_path
+from evalscore.inputs.documents import InputRecord
+from evalscore.inputs.paths import FileKey, file_key
+from evalscore.printable import printable
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
 from evalscore.scoring.checked_runs import RUN_KINDS, CheckedRun, RunScorer
-from evalscore.scoring.decision import ThresholdBasis, Thresholds
-from evalscore.scoring.engine import Partial, PartialSum, build_report
 from evalscore.scoring.intervals import DEFAULT_CONFIDENCE
-from evalscore.scoring.join import SuiteIndex, index_suites
+from evalscore.scoring.partials import Partial, PartialSum
 from evalscore.scoring.repeated_runs import RepeatedRuns, RunIdsLostError
-from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
 from evalscore.scoring.scored_runs import ScoredRuns, fold_runs
 from evalscore.scoring.signals import SignalParams
+from evalscore.scoring.thresholds import ThresholdBasis, Thresholds
 from evalscore.validation.checker import WRONG_KIND, CheckedArtifact
-from evalscore.validation.contract_layer import report_findings
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR
 from evalscore.validation.parallel import worker_count
-from evalscore.validation.pipeline import check_paths, closed_after, judge_paths
+from evalscore.validation.pipeline import checked_documents, closed_after, judge_paths
 from evalscore.validation.summary import ValidationSummary
+from evalscore.vocabulary import ScoringModel
 
 EXIT_USAGE: Final = 2
 EXIT_INVALID_INPUT: Final = 3
@@ -127,12 +119,6 @@ class _Inputs:
     def record(self, record: InputRecord) -> None:
         self.records.append((record, self.kinds_by_source.get(record.path, set())))
 
-    def refs(self) -> list[InputRef]:
-        return [
-            InputRef(path=record.path, sha256=record.sha256 or "", kind=",".join(sorted(kinds)) or "none")
-            for record, kinds in self.records
-        ]
-
 
 def _wrong_kind(checked: CheckedArtifact, expected: frozenset[str]) -> Finding:
     return Finding(
@@ -146,17 +132,15 @@ def _wrong_kind(checked: CheckedArtifact, expected: frozenset[str]) -> Finding:
     )
 
 
-def _load_suites(options: ScoreOptions, inputs: _Inputs) -> list[EvalSuite]:
-    suites: list[EvalSuite] = []
-    for checked in check_paths(
-        list(options.suites),
-        "eval-suite",
-        keep_models=True,
-        max_document_bytes=options.max_document_bytes,
-        on_input=inputs.record,
+def _load_suites(options: ScoreOptions, inputs: _Inputs) -> list[Any]:
+    """The valid suites' checked dicts, in order: read as ``validate`` reads them, without their models
+    (a suite's model is built only if a run is scored from its model, ``checked_runs.RunScorer``)."""
+    suites: list[Any] = []
+    for checked, suite in checked_documents(
+        list(options.suites), "eval-suite", max_document_bytes=options.max_document_bytes, on_input=inputs.record
     ):
-        if inputs.note(checked, frozenset({"eval-suite"})) and isinstance(checked.model, EvalSuite):
-            suites.append(checked.model)
+        if inputs.note(checked, frozenset({"eval-suite"})):
+            suites.append(suite)
     return suites
 
 
@@ -221,10 +205,26 @@ def suite_files(suites: tuple[str, ...]) -> frozenset[FileKey]:
     return frozenset(key for key in map(file_key, suites) if key is not None)
 
 
-def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None) -> PartialSum:
+def _prepare_report(options: ScoreOptions) -> None:
+    """Import what the report needs (its models, pydantic: about a tenth of a second; rich, for a text
+    report) while forked workers judge the first runs; imported before they start, it would hold them
+    up. As a command's own module is (``cli.main``): the collector off while the classes are made,
+    then frozen."""
+    modules = ["evalscore.cli.score_report"]
+    if options.output_format == "text" or options.output is not None:  # a text report is drawn
+        modules.append("evalscore.reporters.score_text")
+    with collector_paused():
+        try:
+            for module in modules:
+                importlib.import_module(module)
+        finally:
+            gc.freeze()
+
+
+def _score_runs(options: ScoreOptions, inputs: _Inputs, suites: list[Any] | None) -> PartialSum:
     """Every run checked and scored one at a time (on every core for a long JSONL), so a long log
     is never held whole."""
-    scorer = RunScorer(index, options.scoring_model, options.signal_params, FINDINGS_SHOWN)
+    scorer = RunScorer(suites, options.scoring_model, options.signal_params, FINDINGS_SHOWN)
     repeated = RepeatedRuns()
     scoring = _Scoring(inputs, scorer, repeated)
     if inputs.invalid.verdicts:
@@ -240,6 +240,7 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None
                 skip=suite_files(options.suites),
                 cluster=cluster,
                 fold=partial(fold_runs, scorer),
+                on_started=partial(_prepare_report, options),
             )
             with closed_after(judged):
                 for item in judged:
@@ -250,78 +251,18 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, index: SuiteIndex | None
     return scoring.total
 
 
-def read_score_report(
-    path: str | None, limit: int, what: str = "baseline"
-) -> tuple[ScoreReport | str | None, InputRef | None]:
-    """An earlier report (or why it cannot be believed: for a baseline the decision is then refused),
-    and its input record: the decision depends on it, so the report names its bytes.
-
-    A report read back is input like any other: read within ``limit``, with the strict JSON
-    reader, and checked against the published score-report schema before it is believed.
-    ``what`` names it in the reasons (a ``baseline``, the ``score report`` of ``evalscore report``).
-    """
-    if path is None:
-        return None, None
-    (file,) = expand_paths([path])
-    documents, record_of = read_file_documents(dataclasses.replace(file, format="json"), limit)
-    document = next(item for item in documents if isinstance(item, Document))
-    for _ in documents:  # the reader ends after its one document; consuming it completes the record
-        pass
-    record = record_of()
-    ref = (
-        InputRef(path=record.path, sha256=record.sha256, kind="baseline") if record.complete and record.sha256 else None
-    )
-    where = f"{what} {record.path}"
-    if document.syntax is not None:
-        return f"{where}: {document.syntax.message}", ref
-    problem = next(report_findings(document.value), None)
-    if problem is not None:
-        return f"{where}: not an evalscore score report: {problem.message}", ref
-    newer = _newer_version(document.value.get("evalscore_version"))
-    if newer is not None:
-        return f"{where}: written by evalscore {newer}, newer than this {__version__}; its rules may differ", ref
-    try:
-        report = parse_report(document.value)
-    except ValidationError as error:
-        return f"{where}: not an evalscore score report ({error.error_count()} problem(s))", ref
-    mismatch = next(iter(rate_count_mismatches(report)), None)
-    if mismatch is not None:
-        return f"{where}: its rates disagree with its own counts ({mismatch}); it was not written by evalscore", ref
-    return report, ref
-
-
-_VERSION: Final = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)(-)?")
-
-
-def _version_key(version: str) -> tuple[int, int, int, int]:
-    """Sortable: a pre-release (``0.1.0-rc1``) comes before its release, build metadata counts for nothing."""
-    found = _VERSION.match(version)
-    if found is None:  # the published schema's pattern has been checked before
-        return (0, 0, 0, 0)
-    major, minor, patch, pre_release = found.groups()
-    return int(major), int(minor), int(patch), 0 if pre_release else 1
-
-
-def _newer_version(version: object) -> str | None:
-    """The baseline's evalscore version when it is newer than this one (its figures may follow rules unknown here)."""
-    if isinstance(version, str) and _version_key(version) > _version_key(__version__):
-        return version
-    return None
-
-
 def run_score(options: ScoreOptions) -> int:
     named = (*options.runs, *options.suites, *([options.baseline] if options.baseline else []))
     destination = report_destination(options.output, named)
     if options.ledger is not None:
-        try:
-            check_ledger(Path(options.ledger), named)
-        except LedgerRefusedError as error:
-            raise click.UsageError(f"--ledger {printable(str(error))}") from None
+        from evalscore.cli.score_report import check_ledger_option  # noqa: PLC0415 - only with --ledger
+
+        check_ledger_option(Path(options.ledger), named)
     inputs = _Inputs()
     suites = _load_suites(options, inputs)
-    index = index_suites(suites) if options.suites and not inputs.invalid.verdicts else None
+    rederived = bool(options.suites) and not inputs.invalid.verdicts
     try:
-        total = _score_runs(options, inputs, index)
+        total = _score_runs(options, inputs, suites if rederived else None)
     except (ClusterError, RunIdsLostError) as error:
         sys.stderr.write(f"evalscore score: {printable(str(error))}\n")
         return EXIT_USAGE
@@ -330,47 +271,10 @@ def run_score(options: ScoreOptions) -> int:
     if not any(kinds & RUN_KINDS for _, kinds in inputs.records):
         sys.stderr.write("evalscore score: no run found under the given paths; nothing was scored\n")
         return EXIT_USAGE
-    baseline, baseline_record = read_score_report(options.baseline, options.max_document_bytes)
-    with collector_paused():  # the report holds a row per target tool and per suite: acyclic, maybe large
-        report = build_report(
-            total.total(),
-            rederived=index is not None,
-            scoring_model=options.scoring_model,
-            thresholds=options.thresholds,
-            baseline=baseline,
-            signal_params=options.signal_params,
-            inputs=[*inputs.refs(), *([baseline_record] if baseline_record else [])],
-        )
-        if options.html is not None and not write_html(report, options.html, destination.inputs, "score"):
-            return EXIT_USAGE
-        to_file = destination.target is not None
-        rendered = SCORE_REPORTERS[options.output_format](
-            report, ReportStyle() if to_file else report_style(options.output_format, options.color, options.verbosity)
-        )
-        text = SCORE_REPORTERS["text"]
-        read = [record.path for record, _ in inputs.records]
-        on_screen = report_style("text", options.color, options.verbosity)
-        if not deliver(destination, rendered, lambda: text(report, on_screen), read):
-            return EXIT_USAGE
-        if options.ledger is not None and not _recorded(report, Path(options.ledger), read):
-            return EXIT_USAGE
-        return report.exit_code
+    _prepare_report(options)  # done already when the runs were scored on forked workers
+    from evalscore.cli.score_report import report_scores  # noqa: PLC0415
 
-
-def _recorded(report: ScoreReport, ledger: Path, read: list[str]) -> bool:
-    """Append the decision to the ledger (after the report is written); False, with one line, when it is refused."""
-    try:
-        check_ledger(ledger, read)
-        append_decision(ledger, report)
-    except LedgerRefusedError as error:
-        sys.stderr.write(f"evalscore score: the decision was not recorded: {printable(str(error))}\n")
-        return False
-    except OSError as error:
-        sys.stderr.write(
-            f"evalscore score: cannot append to {printable_path(str(ledger))}: {error.strerror or error}\n"
-        )
-        return False
-    return True
+    return report_scores(options, total.total(), rederived, inputs.records, destination)
 
 
 def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportDestination) -> int:

@@ -117,15 +117,6 @@ NonNegativeNumber = Annotated[float, JsonNumber(ge=0)]
 PositiveInt = Annotated[int, JsonInteger(gt=0)]
 NonNegativeInt = Annotated[int, JsonInteger(ge=0)]
 RubricScore = Annotated[Literal[0, 1, 2, 3], BeforeValidator(json_integer)]
-ToolMatch = bool | Literal["partial"]
-
-Dimension = Literal[
-    "explainability",
-    "agency_preservation",
-    "long_term_capability",
-    "calibration",
-    "collaborative_performance",
-]
 
 # Exactly the characters ``str.isspace`` treats as white space, spelled out so
 # that Python's re, Rust's regex and ECMA engines agree on the class.

@@ -6,8 +6,9 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import MISSING, Field, ValidationInfo, model_validator
 
-from evalscore.models._base import Dimension, JsonNumber, PositiveInt, RubricScore, StrictModel, ToolMatch
+from evalscore.models._base import JsonNumber, PositiveInt, RubricScore, StrictModel
 from evalscore.models.run import RunOf, StepResult, TaskResultOf
+from evalscore.vocabulary import Dimension, ToolMatch
 
 
 class StepScore(StrictModel):

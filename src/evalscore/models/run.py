@@ -20,10 +20,8 @@ from evalscore.models._base import (
     OverseerId,
     PositiveInt,
     StrictModel,
-    ToolMatch,
 )
-
-ScoringModel = Literal["v1", "v2", "v3"]
+from evalscore.vocabulary import ScoringModel, ToolMatch
 
 
 class ToolCall(StrictModel):

@@ -6,13 +6,8 @@ from typing import Any, Literal
 
 from pydantic import MISSING, Field, ValidationInfo, model_validator
 
-from evalscore.models._base import (
-    CURRENT_SCHEMA_VERSION,
-    SEMVER_PATTERN,
-    Dimension,
-    PositiveInt,
-    StrictModel,
-)
+from evalscore.models._base import CURRENT_SCHEMA_VERSION, SEMVER_PATTERN, PositiveInt, StrictModel
+from evalscore.vocabulary import Dimension
 
 
 class ContextItem(StrictModel):

@@ -18,12 +18,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from operator import attrgetter
-from typing import Final, Literal, get_args
+from typing import TYPE_CHECKING, Final, Literal, get_args
 
-from evalscore.models._base import Dimension
-from evalscore.models.review import StepScore
-from evalscore.models.run import AutoScore, DiscretionaryScore, MandatedGateScore, ScoringModel
 from evalscore.pickled_as_fields import pickled_as_fields
+from evalscore.vocabulary import Dimension, ScoringModel
+
+if TYPE_CHECKING:
+    from evalscore.models.review import StepScore
+    from evalscore.models.run import AutoScore, DiscretionaryScore, MandatedGateScore
 
 DIMENSIONS: Final[tuple[Dimension, ...]] = get_args(Dimension)
 GOLDEN_PASS: Final = 2

@@ -16,19 +16,23 @@ A worker of a long JSONL file sends a range's consecutive valid runs summed inst
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from evalscore.findings import Finding
 from evalscore.inputs.documents import Document
-from evalscore.models.run import RunOf, ScoringModel
 from evalscore.pickled_as_fields import pickled_as_fields
-from evalscore.scoring.engine import DEFAULT_MODEL, Partial, SourcedRun, score_run
-from evalscore.scoring.from_dicts import RunScoring, compile_index, run_step_count, scores_from_dict
-from evalscore.scoring.join import SuiteIndex, step_count
+from evalscore.scoring.from_dicts import RunScoring, compile_suites, run_step_count, scores_from_dict
+from evalscore.scoring.join import step_count
+from evalscore.scoring.partials import Partial
 from evalscore.scoring.signals import SignalParams
 from evalscore.validation.checker import CheckedArtifact, check_guarded
 from evalscore.validation.internal_error import internal_error_finding
+from evalscore.vocabulary import DEFAULT_MODEL, ScoringModel
+
+if TYPE_CHECKING:
+    from evalscore.scoring.join import SuiteIndex
 
 RUN_KINDS: Final = frozenset({"run", "scored-run"})
 
@@ -72,13 +76,16 @@ class RunScorer:
 
     def __init__(
         self,
-        index: SuiteIndex | None,
+        suites: Sequence[Mapping[str, Any]] | None,
         scoring_model: ScoringModel | None,
         signal_params: SignalParams,
         findings_wanted: int | None,
     ) -> None:
-        self._index = index
-        self._compiled = None if index is None else compile_index(index)
+        """``suites``: the checked suites' dicts, None to score the runs as recorded."""
+        self._suites = suites
+        self._index: SuiteIndex | None = None
+        """The suites' models indexed, built when a run is first scored from its model."""
+        self._compiled = None if suites is None else compile_suites(suites)
         self._scoring_model = scoring_model
         self._dict_model = scoring_model or DEFAULT_MODEL
         self._signal_params = signal_params
@@ -97,6 +104,11 @@ class RunScorer:
 
     def from_model(self, document: Document) -> CheckedRun:
         """The verdict on a document that ``takes_dict`` does not take, scored from its model when a valid run."""
+        # the models (and pydantic) load with the first run scored from its model: a worker that
+        # scores dicts only never needs them
+        from evalscore.models.run import RunOf  # noqa: PLC0415
+        from evalscore.scoring.engine import SourcedRun, score_run  # noqa: PLC0415
+
         checked = check_guarded(document, None, True, self._findings_wanted)
         run = checked.model
         checked = dataclasses.replace(checked, model=None)
@@ -107,13 +119,20 @@ class RunScorer:
         try:
             outcome = score_run(
                 SourcedRun(source, run),
-                index=self._index,
+                index=self._suite_index(),
                 scoring_model=self._scoring_model,
                 signal_params=self._signal_params,
             )
         except Exception as error:  # a bug on one run: name it, keep checking the others
             outcome = internal_error_finding(error, source, None)
         return CheckedRun(checked, RunOutcome(source, run.run_id, step_count(run), outcome))
+
+    def _suite_index(self) -> SuiteIndex | None:
+        from evalscore.scoring.suite_models import suite_index  # noqa: PLC0415 - the models load when first needed
+
+        if self._index is None and self._suites is not None:
+            self._index = suite_index(self._suites)
+        return self._index
 
     def takes_dict(self, document: Document) -> bool:
         """Whether ``document``, if a valid run, is scored from its dict (``check_dict_run``, ``score_dict``)."""

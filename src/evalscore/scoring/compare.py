@@ -17,14 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-
-from pydantic import JsonValue
+from typing import TYPE_CHECKING
 
 from evalscore.findings import join_pointer
 from evalscore.listing import text_size
-from evalscore.models.run import AutoScore, DiscretionaryScore, MandatedGateScore, Pairing, ScoringModel
 from evalscore.pickled_as_fields import pickled_as_fields
 from evalscore.scoring.rederive import StepPlace
+from evalscore.vocabulary import ScoringModel
+
+if TYPE_CHECKING:
+    from pydantic import JsonValue
+
+    from evalscore.models.run import AutoScore, DiscretionaryScore, MandatedGateScore, Pairing
 
 
 @pickled_as_fields

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from evalscore.scoring.intervals import (
-    DEFAULT_CONFIDENCE,
     Interval,
     Proportion,
     change_verdict,
@@ -26,7 +25,6 @@ from evalscore.scoring.report import (
     Check,
     Counts,
     Decision,
-    DecisionThresholds,
     ExitCode,
     Outcome,
     RateCount,
@@ -35,13 +33,13 @@ from evalscore.scoring.report import (
     ScoreReport,
     SuiteRef,
 )
+from evalscore.scoring.thresholds import Thresholds
 
 EXIT_PASS: Final = 0
 EXIT_FAIL: Final = 1
 EXIT_REFUSED: Final = 4
 
 Direction = Literal["min", "max"]
-ThresholdBasis = Literal["point", "interval"]
 
 THRESHOLD_RATES: Final[tuple[tuple[str, str, Direction], ...]] = (
     ("min_mandated_compliance", "mandated_compliance_rate", "min"),
@@ -65,41 +63,6 @@ REGRESSION_RATES: Final[tuple[tuple[str, Direction], ...]] = (
 )
 """Rates compared with a baseline; ``max`` ones (lower is better) regress when they rise.
 Dimension means are grades on a 0-3 scale, not rates, and are not compared."""
-
-
-@dataclass(frozen=True, slots=True)
-class Thresholds:
-    """What the user asked the decision to enforce; None means not set."""
-
-    min_mandated_compliance: float | None = None
-    min_ask_precision: float | None = None
-    min_blocker_recall: float | None = None
-    min_tool_match: float | None = None
-    min_distraction_catch: float | None = None
-    min_golden_truth_pass: float | None = None
-    max_prefilled_ratio: float | None = None
-    max_drop: float = 0.0
-    allow_empty: bool = False
-    """Accept a decision over runs in which nothing was scored (else it is refused)."""
-    confidence: float = DEFAULT_CONFIDENCE
-    """The confidence of every interval."""
-    threshold_basis: ThresholdBasis = "point"
-    """``point``: a threshold is decided on the rate; ``interval``: on the whole of its interval."""
-
-    def as_report(self) -> DecisionThresholds:
-        return DecisionThresholds(
-            min_mandated_compliance=self.min_mandated_compliance,
-            min_ask_precision=self.min_ask_precision,
-            min_blocker_recall=self.min_blocker_recall,
-            min_tool_match=self.min_tool_match,
-            min_distraction_catch=self.min_distraction_catch,
-            min_golden_truth_pass=self.min_golden_truth_pass,
-            max_prefilled_ratio=self.max_prefilled_ratio,
-            max_drop=self.max_drop,
-            allow_empty=self.allow_empty,
-            confidence=self.confidence,
-            threshold_basis=self.threshold_basis,
-        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,10 +11,14 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from evalscore.findings import join_pointer
-from evalscore.models.run import GateEvent, MandatedGateScore, Pairing, ScoringModel
-from evalscore.models.suite import MandatedGate
+from evalscore.vocabulary import ScoringModel
+
+if TYPE_CHECKING:
+    from evalscore.models.run import GateEvent, MandatedGateScore, Pairing
+    from evalscore.models.suite import MandatedGate
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +42,9 @@ class OrderingUnobserved:
         )
 
 
-MandatedOutcome = MandatedGateScore | None | OrderingUnobserved
-"""A mandated score, null (the task has no mandated gates), or a refusal."""
+if TYPE_CHECKING:
+    MandatedOutcome = MandatedGateScore | None | OrderingUnobserved
+    """A mandated score, null (the task has no mandated gates), or a refusal."""
 
 
 def unobserved_ordering(events: Sequence[GateEvent]) -> tuple[int, ...]:
@@ -129,6 +134,8 @@ def v1_honored(gate: MandatedGate, call_index: int, approvals: V1Approvals) -> b
 
 def match_v1(gates: Sequence[MandatedGate], calls: Sequence[str], events: Sequence[GateEvent]) -> MandatedGateScore:
     """Each gate, in declared order, is required once if any call triggers it; no pairings."""
+    from evalscore.models.run import MandatedGateScore  # noqa: PLC0415 - the models (and pydantic) load with the model path: a worker scoring dicts never needs them
+
     required: list[str] = []
     honored: list[str] = []
     violated: list[str] = []
@@ -199,6 +206,8 @@ def match_v2(
     gates: Sequence[MandatedGate], calls: Sequence[str], events: Sequence[GateEvent], model: ScoringModel
 ) -> MandatedGateScore:
     """Walk the calls; each gated call is paired with the earliest eligible approval with budget left."""
+    from evalscore.models.run import MandatedGateScore, Pairing  # noqa: PLC0415 - the models (and pydantic) load with the model path: a worker scoring dicts never needs them
+
     budgets = [budget_of(event) for event in events]
     by_arrival = sorted(
         (index for index, event in enumerate(events) if event.task_calls_before is not None),

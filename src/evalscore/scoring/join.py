@@ -10,14 +10,13 @@ otherwise walk past the gate unmatched.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evalscore.findings import join_pointer
-from evalscore.models.run import RunOf, ScoringModel, StepResult, TaskResultOf
-from evalscore.models.suite import EvalStep, EvalSuite, EvalTask
 from evalscore.scoring.rederive import StepPlace
 from evalscore.scoring.refusal import (
     STEP_UNKNOWN,
@@ -28,6 +27,11 @@ from evalscore.scoring.refusal import (
     Refusal,
 )
 from evalscore.visible_text import visible_key
+from evalscore.vocabulary import ScoringModel
+
+if TYPE_CHECKING:
+    from evalscore.models.run import RunOf, StepResult, TaskResultOf
+    from evalscore.models.suite import EvalStep, EvalSuite, EvalTask
 
 SuiteKey = tuple[str, str]
 
@@ -49,15 +53,16 @@ def know_suite(suite: EvalSuite) -> KnownSuite:
     gated_by_key: dict[str, dict[str, tuple[str, ...]]] = {}
     for task in suite.suite.tasks:
         tasks.setdefault(task.id, task)
-        gated_by_key.setdefault(task.id, _gated_spellings(task))
+        gated_by_key.setdefault(task.id, gated_spellings(gate.before_tools for gate in task.mandated_gates))
     declared = frozenset(declared_tool.name for declared_tool in suite.suite.toolbox)
     return KnownSuite(suite=suite, tasks=tasks, declared_tools=declared, gated_by_key=gated_by_key)
 
 
-def _gated_spellings(task: EvalTask) -> dict[str, tuple[str, ...]]:
+def gated_spellings(gates_before_tools: Iterable[Sequence[str]]) -> dict[str, tuple[str, ...]]:
+    """A task's gated tools by ``tool_key``, each key's spellings sorted; given each gate's ``before_tools``."""
     spellings: dict[str, set[str]] = {}
-    for gate in task.mandated_gates:
-        for name in gate.before_tools:
+    for before_tools in gates_before_tools:
+        for name in before_tools:
             spellings.setdefault(tool_key(name), set()).add(name)
     return {key: tuple(sorted(names)) for key, names in spellings.items()}
 
@@ -110,13 +115,16 @@ def find_suite(run: RunOf[Any], index: SuiteIndex, source: str) -> KnownSuite | 
     suite = index.suites.get(key)
     if suite is not None and key not in index.ambiguous:
         return suite
-    return suite_refusal(index, key, run.run_id, step_count(run), source)
+    return suite_refusal(index.suites, index.ambiguous, key, run.run_id, step_count(run), source)
 
 
-def suite_refusal(index: SuiteIndex, key: SuiteKey, run_id: str, steps: int, source: str) -> Refusal:
-    """The refusal of a run of ``steps`` steps naming suite ``key``, which ``index`` holds twice or not at all."""
+def suite_refusal(
+    given: Collection[SuiteKey], ambiguous: AbstractSet[SuiteKey], key: SuiteKey, run_id: str, steps: int, source: str
+) -> Refusal:
+    """The refusal of a run of ``steps`` steps naming suite ``key``, which was given twice with different
+    contents (``ambiguous``) or not at all (``given`` holds the keys of the suites given)."""
     suite_id, version = key
-    if key in index.ambiguous:
+    if key in ambiguous:
         return Refusal(
             code=SUITE_AMBIGUOUS,
             reason=(
@@ -127,7 +135,7 @@ def suite_refusal(index: SuiteIndex, key: SuiteKey, run_id: str, steps: int, sou
             run_id=run_id,
             steps=steps,
         )
-    versions = sorted(given_version for given_id, given_version in index.suites if given_id == suite_id)
+    versions = sorted(given_version for given_id, given_version in given if given_id == suite_id)
     if versions:
         pointer = "/suite_version"
         reason = (
@@ -136,8 +144,8 @@ def suite_refusal(index: SuiteIndex, key: SuiteKey, run_id: str, steps: int, sou
         )
     else:
         pointer = "/suite_id"
-        given = sorted(f"{given_id}@{given_version}" for given_id, given_version in index.suites)
-        reason = f"the run was recorded against suite {suite_id!r}, which is not among the suites given {given}"
+        listed = sorted(f"{given_id}@{given_version}" for given_id, given_version in given)
+        reason = f"the run was recorded against suite {suite_id!r}, which is not among the suites given {listed}"
     return Refusal(code=SUITE_UNKNOWN, reason=reason, pointer=pointer, source=source, run_id=run_id, steps=steps)
 
 
@@ -155,11 +163,14 @@ def tool_key(name: str) -> str:
     return visible_key(name)
 
 
-def unknown_tool_reason(tool: str, known: KnownSuite, task: EvalTask) -> str | None:
-    """Why a call to ``tool`` cannot be scored against the suite, or None when the suite knows it."""
-    if known.declared_tools and tool not in known.declared_tools:
-        return f"the step calls {tool!r}, which is not in the toolbox of suite {known.suite.suite.id!r}"
-    look_alikes = known.gated_by_key[task.id].get(tool_key(tool))
+def unknown_tool_reason(
+    tool: str, declared_tools: AbstractSet[str], suite_id: str, gated: Mapping[str, tuple[str, ...]]
+) -> str | None:
+    """Why a call to ``tool`` cannot be scored against suite ``suite_id``, or None when the suite knows it;
+    ``declared_tools`` is its toolbox, ``gated`` the task's ``gated_spellings``."""
+    if declared_tools and tool not in declared_tools:
+        return f"the step calls {tool!r}, which is not in the toolbox of suite {suite_id!r}"
+    look_alikes = gated.get(tool_key(tool))
     if look_alikes and tool not in look_alikes:  # a call that names a gated tool exactly is that tool's
         return (
             f"the step calls {tool!r}, which differs from the gated tool {look_alikes[0]!r} only by case, width "
@@ -171,7 +182,7 @@ def unknown_tool_reason(tool: str, known: KnownSuite, task: EvalTask) -> str | N
 def unknown_tool(known: KnownSuite, task: EvalTask, result: StepResult, place: StepPlace) -> Refusal | None:
     """A refusal for the step's first call to a tool the suite does not know, if any."""
     for index, call in enumerate(result.agent_tool_calls):
-        reason = unknown_tool_reason(call.tool, known, task)
+        reason = unknown_tool_reason(call.tool, known.declared_tools, known.suite.suite.id, known.gated_by_key[task.id])
         if reason is not None:
             return Refusal(
                 code=TOOL_UNKNOWN,

@@ -12,21 +12,16 @@ import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
-from evalscore.models._base import ToolMatch
-from evalscore.models.run import (
-    AutoScore,
-    DiscretionaryScore,
-    GateEvent,
-    GateScores,
-    ScoringModel,
-    StepResult,
-)
-from evalscore.models.suite import Blocker, EvalStep, EvalTask
 from evalscore.scoring.blocker_matching import BlockerMatcher, blocker_texts
 from evalscore.scoring.gate_matching import OrderingUnobserved, match_mandated
 from evalscore.scoring.refusal import ORDERING_UNOBSERVED, Refusal
+from evalscore.vocabulary import ScoringModel, ToolMatch
+
+if TYPE_CHECKING:
+    from evalscore.models.run import AutoScore, DiscretionaryScore, GateEvent, StepResult
+    from evalscore.models.suite import Blocker, EvalStep, EvalTask
 
 HEDGE_PATTERNS: Final = (
     r"can'?t verify",
@@ -148,6 +143,8 @@ def discretionary(
     blockers: Sequence[Blocker], events: Sequence[GateEvent], model: ScoringModel
 ) -> DiscretionaryScore | None:
     """Null when the step has no blockers and no questions (``blocker_matching`` says which address which)."""
+    from evalscore.models.run import DiscretionaryScore  # noqa: PLC0415 - the models (and pydantic) load with the model path: a worker scoring dicts never needs them
+
     questions = questions_of(events)
     if not blockers and not questions:
         return None
@@ -170,6 +167,8 @@ def rederive_step(
     task: EvalTask, step: EvalStep, result: StepResult, model: ScoringModel, place: StepPlace
 ) -> Rederived | Refusal:
     """Re-derive the step's auto score under ``model``, or refuse when it is not derivable."""
+    from evalscore.models.run import AutoScore, GateScores  # noqa: PLC0415 - the models (and pydantic) load with the model path: a worker scoring dicts never needs them
+
     calls = [call.tool for call in result.agent_tool_calls]
     events = result.gate_events
     mandated = match_mandated(task.mandated_gates, calls, events, model, place.pointer)

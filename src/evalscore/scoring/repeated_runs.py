@@ -12,12 +12,15 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from types import TracebackType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from evalscore.scoring import aggregate as agg
-from evalscore.scoring.engine import Partial, SourcedRun
 from evalscore.scoring.join import step_count
+from evalscore.scoring.partials import Partial
 from evalscore.scoring.refusal import RUN_REPEATED, Refusal
+
+if TYPE_CHECKING:
+    from evalscore.scoring.engine import SourcedRun
 
 RUN_ID_DIGEST_BYTES: Final = 16
 """128 bits: two different ids share a digest with odds far below one in 10^20 for a billion runs,

@@ -13,8 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from evalscore.contract.described import DescribedJsonSchema
 from evalscore.instants import END_OF_TEXT
-from evalscore.models._base import Dimension
-from evalscore.models.run import ScoringModel
+from evalscore.vocabulary import Dimension, ScoringModel
 
 SCORE_REPORT_SCHEMA_ID: Final = "https://evalscore.dev/schemas/v1/score-report.schema.json"
 JSON_SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"

@@ -13,12 +13,14 @@ import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from evalscore.instants import milliseconds_between, parse_instant
-from evalscore.models.run import GateEvent
 from evalscore.pickled_as_fields import pickled_as_fields
 from evalscore.visible_text import visible_key
+
+if TYPE_CHECKING:
+    from evalscore.models.run import GateEvent
 
 ToolTally = tuple[tuple[str | None, int, int], ...]
 """``(target_tool, approved approval requests, denied approval requests)``, sorted by tool, null first."""

@@ -141,12 +141,13 @@ def judge_lines_in_parallel(
     judge: Judge[Judged],
     workers: int,
     fold: Fold[Judged] | None = None,
+    on_started: Callable[[], object] | None = None,
 ) -> Iterator[Judged]:
     """What ``judge`` gives for raw JSONL lines (or already-made syntax documents), in input order;
-    with ``fold``, what it makes of each chunk's documents."""
+    with ``fold``, what it makes of each chunk's documents. ``on_started`` as for ``_in_order``."""
     one_by_one = partial(_judge_chunk, partial(_each, judge), source)
     sent = one_by_one if fold is None else partial(_judge_chunk, fold, source)
-    yield from _judged_in_order(one_by_one, sent, _chunks(items), workers)
+    yield from _judged_in_order(one_by_one, sent, _chunks(items), workers, on_started)
 
 
 def judge_ranges_in_parallel(
@@ -156,14 +157,15 @@ def judge_ranges_in_parallel(
     limit: int,
     workers: int,
     fold: Fold[Judged] | None = None,
+    on_started: Callable[[], object] | None = None,
 ) -> Iterator[Judged]:
     """What ``judge`` gives for the lines of every range (or the documents saying why reading stopped),
     in order, with ``fold`` what it makes of each range's documents; a file that holds no line at all
-    is refused for that, as when read in one piece."""
+    is refused for that, as when read in one piece. ``on_started`` as for ``_in_order``."""
     one_by_one = partial(judge_range, judge, limit)
     sent = one_by_one if fold is None else partial(_judge_range, fold, limit)
     artifacts = 0
-    for judged in _judged_in_order(one_by_one, sent, ranges, workers):
+    for judged in _judged_in_order(one_by_one, sent, ranges, workers, on_started):
         artifacts += 1
         yield judged
     if artifacts == 0:
@@ -175,10 +177,11 @@ def _judged_in_order(
     sent: Callable[[Task], list[Judged]],
     tasks: Iterable[Task],
     workers: int,
+    on_started: Callable[[], object] | None = None,
 ) -> Iterator[Judged]:
     """What a worker ``sent`` for each task, in task order; each fold is bound to judging its task
     again here, ``one_by_one``."""
-    for task, judged in _in_order(sent, tasks, workers):
+    for task, judged in _in_order(sent, tasks, workers, on_started):
         again: Callable[[], list[Judged]] | None = None
         for item in judged:
             if isinstance(item, Folded):
@@ -200,9 +203,16 @@ def _do(task: Any) -> list[Any]:
 
 
 def _in_order(
-    work: Callable[[Task], list[Judged]], tasks: Iterable[Task], workers: int
+    work: Callable[[Task], list[Judged]],
+    tasks: Iterable[Task],
+    workers: int,
+    on_started: Callable[[], object] | None = None,
 ) -> Iterator[tuple[Task, list[Judged]]]:
     """Each task with ``work`` of it, done on ``workers`` forked processes, in task order.
+
+    ``on_started`` is called once, when the workers have been handed their first tasks and before any
+    of them is waited for: what it does in this process runs while they work (``score`` imports its report's
+    code there, which the workers do not need).
 
     ``work`` reaches the workers through fork, not pickling; only the tasks (ranges, chunks of
     lines) and the results are pickled. When a worker dies, the tasks it and the others still
@@ -222,8 +232,13 @@ def _in_order(
                 owed.append((None, task))
                 owed[-1] = (pool.submit(_do, task), task)
                 if len(owed) >= 2 * workers:
+                    if on_started is not None:
+                        on_started()
+                        on_started = None
                     yield owed[0][1], _result(owed[0][0])
                     owed.popleft()
+            if on_started is not None:
+                on_started()
             while owed:
                 yield owed[0][1], _result(owed[0][0])
                 owed.popleft()

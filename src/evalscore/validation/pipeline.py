@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
-from typing import IO, TYPE_CHECKING, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from evalscore.artifact_kinds import ArtifactKind
 from evalscore.inputs.documents import (
@@ -78,6 +78,28 @@ def check_paths(
     )
 
 
+def checked_documents(
+    paths: list[str],
+    kind: ArtifactKind,
+    *,
+    max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES,
+    on_input: Callable[[InputRecord], None] | None = None,
+) -> Iterator[tuple[CheckedArtifact, Any]]:
+    """Every document under ``paths``, checked as ``kind`` in this process without its model, with its
+    parsed value (which only a valid verdict makes fit to read): what ``score`` reads its suites with."""
+    return judge_paths(
+        paths,
+        partial(_checked_with_value, kind),
+        workers=1,
+        max_document_bytes=max_document_bytes,
+        on_input=on_input,
+    )
+
+
+def _checked_with_value(kind: ArtifactKind, document: Document) -> tuple[CheckedArtifact, Any]:
+    return check_guarded(document, kind, False), document.value
+
+
 def check_paths_in_stretches(
     paths: list[str],
     forced_kind: ArtifactKind | None = None,
@@ -118,6 +140,7 @@ def judge_paths(
     cluster: Client | None = None,
     digests: bool = True,
     fold: Fold[Judged] | None = None,
+    on_started: Callable[[], object] | None = None,
 ) -> Iterator[Judged]:
     """What ``judge`` gives for every document under ``paths`` (but the files in ``skip``), one at a
     time, in order.
@@ -125,7 +148,8 @@ def judge_paths(
     A long JSONL file is judged by ``workers`` forked processes (each given ``judge`` when it is
     forked); everything else, and everything when ``workers`` is 1, in this process. With
     ``fold``, a forked worker sends what it makes of each task's documents instead (``parallel.Folded``);
-    a Dask cluster's workers do not fold.
+    a Dask cluster's workers do not fold. ``on_started`` is called when forked workers have been
+    handed their first tasks, before any is waited for (once per file judged on them; never without them).
     With ``cluster``, every file is judged on the Dask cluster's workers, standard input here.
     """
     if cluster is not None:
@@ -141,7 +165,7 @@ def judge_paths(
             skip=skip,
             digests=digests,
         )
-    return _judge_here(paths, judge, workers, max_document_bytes, on_input, stdin, skip, digests, fold)
+    return _judge_here(paths, judge, workers, max_document_bytes, on_input, stdin, skip, digests, fold, on_started)
 
 
 def _judge_here(
@@ -154,6 +178,7 @@ def _judge_here(
     skip: frozenset[FileKey],
     digests: bool,
     fold: Fold[Judged] | None,
+    on_started: Callable[[], object] | None,
 ) -> Iterator[Judged]:
     for file in expand_paths(paths, skip):
         in_parallel = (
@@ -167,14 +192,16 @@ def _judge_here(
         if in_parallel and not file.gzipped:
             ranges, record = line_ranges(file, RANGE_BYTES, digest=digests)
             guarded_ranges = guarded_reading(ranges, file.source)
-            yield from judge_ranges_in_parallel(file.source, guarded_ranges, judge, max_document_bytes, workers, fold)
+            yield from judge_ranges_in_parallel(
+                file.source, guarded_ranges, judge, max_document_bytes, workers, fold, on_started
+            )
         else:
             items, record = read_file_documents(
                 file, max_document_bytes, stdin if file.path == STDIN else None, raw_jsonl=in_parallel, digest=digests
             )
             guarded = guarded_reading(items, file.source)
             if in_parallel:
-                yield from judge_lines_in_parallel(file.source, guarded, judge, workers, fold)
+                yield from judge_lines_in_parallel(file.source, guarded, judge, workers, fold, on_started)
             else:
                 yield from _judge_sequentially(guarded, judge)
         if on_input is not None:

@@ -219,3 +219,13 @@ class Walked(list):  # type: ignore[type-arg]
         for item in super().__iter__():
             self.steps += 1
             yield item
+
+
+def checked(model: EvalSuite | EvalTask) -> dict[str, Any]:
+    """A suite (or task) as ``score`` reads it, a checked dict: the fields given, none of the defaults
+    the model fills in (the dict scorer reads a left-out field as its default)."""
+    return model.model_dump(mode="json", exclude_unset=True)
+
+
+def checked_suites(suites: Sequence[EvalSuite]) -> list[dict[str, Any]]:
+    return [checked(given) for given in suites]

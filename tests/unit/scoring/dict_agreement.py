@@ -9,13 +9,17 @@ from unittest import mock
 
 from evalscore.inputs.documents import Document
 from evalscore.models import EvalSuite
-from evalscore.models.run import RunOf, ScoringModel
+from evalscore.models.run import RunOf
 from evalscore.scoring import checked_runs
 from evalscore.scoring.checked_runs import RunOutcome, RunScorer
-from evalscore.scoring.engine import Partial, SourcedRun, score_run
+from evalscore.scoring.engine import SourcedRun, score_run
 from evalscore.scoring.join import SuiteIndex, index_suites
+from evalscore.scoring.partials import Partial
 from evalscore.scoring.signals import SignalParams
 from evalscore.validation.checker import check_guarded
+from evalscore.vocabulary import ScoringModel
+
+from .builders import checked_suites
 
 
 def reference(
@@ -29,10 +33,10 @@ def reference(
 
 
 def scored(
-    doc: Any, source: str, index: SuiteIndex | None, model: ScoringModel | None, params: SignalParams
+    doc: Any, source: str, suites: Sequence[EvalSuite], model: ScoringModel | None, params: SignalParams
 ) -> tuple[RunOutcome | None, bool]:
     """What ``RunScorer`` sends back for the document, and whether it went the dict's way."""
-    scorer = RunScorer(index, model, params, 3)
+    scorer = RunScorer(checked_suites(suites) if suites else None, model, params, 3)
     real = checked_runs.RunScorer.score_dict
     with mock.patch.object(checked_runs.RunScorer, "score_dict", side_effect=real, autospec=True) as spy:
         outcome = scorer(Document(source, None, doc)).run
@@ -51,7 +55,7 @@ def agrees(
     params = params or SignalParams()
     index = index_suites(suites) if suites else None
     expected = reference(doc, source, index, model, params)
-    outcome, from_dict = scored(doc, source, index, model, params)
+    outcome, from_dict = scored(doc, source, suites, model, params)
     if expected is None:
         assert outcome is None
         return None

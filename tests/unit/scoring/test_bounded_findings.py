@@ -14,9 +14,9 @@ from functools import reduce
 import pytest
 
 from evalscore.reporters.score_text import render_score_text
-from evalscore.scoring import SourcedRun, engine, parse_report, score
+from evalscore.scoring import SourcedRun, engine, parse_report, partials, score
 from evalscore.scoring.compare import Disagreement, disagreement_text
-from evalscore.scoring.engine import ModelRuns, Partial, PartialSum, merge_partials, sum_partials
+from evalscore.scoring.partials import ModelRuns, Partial, PartialSum, merge_partials, sum_partials
 from evalscore.scoring.refusal import Refusal, refusal_text
 
 from .builders import REFUND, gate, run, step_def, step_result, suite, task_def
@@ -58,7 +58,7 @@ def bypass_runs(count: int) -> list[SourcedRun]:
 def test_refusals_past_the_bound_are_counted_and_the_decision_counts_every_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 3)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 3)
     report = score(v1_runs(8), scoring_model="v3")
     assert [refusal.source for refusal in report.refusals] == ["runs.jsonl:1", "runs.jsonl:2", "runs.jsonl:3"]
     assert report.unlisted_refusals == 5
@@ -70,7 +70,7 @@ def test_refusals_past_the_bound_are_counted_and_the_decision_counts_every_one(
 
 
 def test_with_nothing_listed_a_refusal_still_refuses_the_decision(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 0)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 0)
     report = score(v1_runs(2), scoring_model="v3")
     assert (report.refusals, report.unlisted_refusals) == ([], 2)
     assert report.decision.outcome == "refused"
@@ -78,13 +78,13 @@ def test_with_nothing_listed_a_refusal_still_refuses_the_decision(monkeypatch: p
 
 
 def test_exactly_the_bound_of_refusals_lists_every_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 4)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 4)
     report = score(v1_runs(4), scoring_model="v3")
     assert (len(report.refusals), report.unlisted_refusals) == (4, 0)
 
 
 def test_unlisted_refusals_are_tallied_per_code_with_the_steps_they_cover(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 1)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 1)
     wide = Refusal(code="task-unknown", reason="r", pointer="/p", steps=7)
     parts = [
         Partial(refusals=(Refusal(code="task-unknown", reason="r", pointer="/p", steps=2),)),
@@ -100,7 +100,7 @@ def test_unlisted_refusals_are_tallied_per_code_with_the_steps_they_cover(monkey
 
 
 def test_the_text_report_says_how_many_refusals_were_not_listed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 2)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 2)
     text = render_score_text(score(v1_runs(1205), scoring_model="v3"), width=200)
     assert "Refused: not derivable honestly (1205):" in text
     assert "  ... and 1,203 more refusal(s) not listed; the decision counts them" in text
@@ -113,7 +113,7 @@ def test_the_text_report_says_how_many_refusals_were_not_listed(monkeypatch: pyt
 def test_disagreements_past_the_bound_are_counted_and_the_decision_counts_every_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 3)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 3)
     report = score(bypass_runs(4), [GATED])
     assert [(d.source, d.field) for d in report.disagreements] == [
         ("log.jsonl:1", "gates.mandated.honored"),
@@ -129,7 +129,7 @@ def test_disagreements_past_the_bound_are_counted_and_the_decision_counts_every_
 
 
 def test_with_nothing_listed_a_disagreement_still_fails_the_decision(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 0)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 0)
     report = score(bypass_runs(1), [GATED])
     assert (report.disagreements, report.unlisted_disagreements) == ([], 2)
     assert report.decision.outcome == "fail"
@@ -147,7 +147,7 @@ def test_with_nothing_past_the_bound_the_report_counts_nothing_unlisted() -> Non
 def test_the_mixed_model_refusal_counts_the_runs_of_each_model_past_the_sources_it_names(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(engine, "SOURCES_PER_MODEL", 2)
+    monkeypatch.setattr(partials, "SOURCES_PER_MODEL", 2)
     v2 = [SourcedRun("b.json", run({"t1": [step_result(1)]}, run_id="b", model="v2"))]
     report = score([*v1_runs(1_200, "a.jsonl"), *v2])
     (refusal,) = report.refusals
@@ -159,7 +159,7 @@ def test_the_mixed_model_refusal_counts_the_runs_of_each_model_past_the_sources_
 def test_each_model_keeps_the_first_sources_in_input_order_and_counts_every_run(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(engine, "SOURCES_PER_MODEL", 3)
+    monkeypatch.setattr(partials, "SOURCES_PER_MODEL", 3)
     total = sum_partials(
         Partial(recorded_models=(ModelRuns("v1", runs, tuple(f"{name}{n}" for n in range(runs))),))
         for name, runs in (("a", 2), ("b", 5), ("c", 1))
@@ -196,8 +196,8 @@ def numbered(first: int, count: int) -> Partial:
 def test_merging_past_the_bound_keeps_the_first_of_the_left_then_fills_from_the_right(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 4)
-    monkeypatch.setattr(engine, "SOURCES_PER_MODEL", 4)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 4)
+    monkeypatch.setattr(partials, "SOURCES_PER_MODEL", 4)
     left, right = numbered(0, 3), numbered(3, 3)
     merged = merge_partials(left, right)
     assert [item.step_n for item in merged.disagreements] == [0, 1, 2, 3]
@@ -217,8 +217,8 @@ def test_merging_past_the_bound_keeps_the_first_of_the_left_then_fills_from_the_
 
 def test_a_partial_holding_more_than_the_bound_is_cut_to_it_when_added(monkeypatch: pytest.MonkeyPatch) -> None:
     big = numbered(0, 5)  # made by hand, beyond the bound lowered afterwards
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 2)
-    monkeypatch.setattr(engine, "SOURCES_PER_MODEL", 2)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 2)
+    monkeypatch.setattr(partials, "SOURCES_PER_MODEL", 2)
     merged = merge_partials(Partial(), big)
     assert ([d.step_n for d in merged.disagreements], merged.unlisted_disagreements) == ([0, 1], 3)
     assert merged.recorded_models == (ModelRuns("v2", 5, ("s0", "s1")),)
@@ -246,9 +246,9 @@ def kept_items(total: Partial) -> int:
 
 
 def test_summing_four_times_the_runs_keeps_the_same_number_of_items(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 50)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 50)
     small, large = sum_partials(refused_partials(1_000)), sum_partials(refused_partials(4_000))
-    assert kept_items(small) == kept_items(large) == 50 + 50 + 2 * engine.SOURCES_PER_MODEL
+    assert kept_items(small) == kept_items(large) == 50 + 50 + 2 * partials.SOURCES_PER_MODEL
     assert (large.unlisted_disagreements, large.unlisted_refusals) == (3_950, (("run-repeated", 3_950, 3_950),))
     assert [(runs.model, runs.runs) for runs in large.recorded_models] == [("v1", 2_000), ("v2", 2_000)]
 
@@ -266,7 +266,7 @@ def peak_bytes(count: int) -> int:
 
 
 def test_the_memory_of_a_sum_of_partials_does_not_grow_with_the_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 100)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 100)
     peak_bytes(200)  # warm the caches every later measurement shares
     small, large = peak_bytes(1_000), peak_bytes(4_000)
     # Kept per run, the 3,000 more runs would add over 3,000 x 3 objects (about 1 MB); bounded, nothing.
@@ -282,7 +282,7 @@ def test_a_report_without_the_unlisted_counts_reads_as_listing_every_finding() -
 
 
 def test_refusals_added_one_at_a_time_past_the_bound_are_counted_not_listed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 2)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 2)
     total = PartialSum()
     for index in range(3):
         total.add_refusal(Refusal(code="task-unknown", reason="r", pointer=f"/{index}", steps=2))
@@ -303,7 +303,7 @@ def long_refusal(index: int, id_chars: int) -> Refusal:
 def test_refusals_are_listed_while_their_text_fits_and_none_after_the_first_that_does_not(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(engine, "LISTED_TEXT", 1_000)
+    monkeypatch.setattr(partials, "LISTED_TEXT", 1_000)
     total = PartialSum()
     for index, id_chars in enumerate([100, 200, 600, 10, 10]):
         total.add_refusal(long_refusal(index, id_chars))
@@ -315,7 +315,7 @@ def test_refusals_are_listed_while_their_text_fits_and_none_after_the_first_that
 
 def test_a_refusal_that_fills_the_text_bound_exactly_is_listed(monkeypatch: pytest.MonkeyPatch) -> None:
     item = long_refusal(0, 50)
-    monkeypatch.setattr(engine, "LISTED_TEXT", refusal_text(item))
+    monkeypatch.setattr(partials, "LISTED_TEXT", refusal_text(item))
     total = PartialSum()
     total.add_refusal(item)
     total.add_refusal(Refusal(code="run-repeated", reason="", pointer=""))  # no text: it fits in what is left
@@ -326,7 +326,7 @@ def test_a_refusal_that_fills_the_text_bound_exactly_is_listed(monkeypatch: pyte
 def test_disagreements_are_listed_while_their_text_fits(monkeypatch: pytest.MonkeyPatch) -> None:
     small = disagreement(1)
     long_list = Disagreement("gates.mandated.required", ["g" * 500], [], "/x", "a.json", "r", "t1", 2, "v2")
-    monkeypatch.setattr(engine, "LISTED_TEXT", disagreement_text(small) + 400)
+    monkeypatch.setattr(partials, "LISTED_TEXT", disagreement_text(small) + 400)
     total = PartialSum()
     total.add_disagreements([small, long_list, disagreement(3)])
     part = total.total()

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from evalscore.scoring import SourcedRun, score
-from evalscore.scoring.decision import THRESHOLD_RATES, Scope, Scored, Thresholds, decide, nothing_scored
+from evalscore.scoring.decision import THRESHOLD_RATES, Scope, Scored, decide, nothing_scored
 from evalscore.scoring.report import Rates
+from evalscore.scoring.thresholds import Thresholds
 
 from .builders import run, step_result
 

@@ -12,21 +12,37 @@ from evalscore.inputs.documents import Document
 from evalscore.models import EvalSuite
 from evalscore.models.review import StepScore
 from evalscore.models.run import AutoScore, GateEvent, MandatedGateScore, RunOf, StepResult
-from evalscore.scoring import checked_runs, engine
+from evalscore.models.suite import EvalStep, EvalTask, ScoringHints, SuiteBody
+from evalscore.scoring import checked_runs, partials, suite_models
 from evalscore.scoring.checked_runs import RunScorer
 from evalscore.scoring.compare import disagreement_text
 from evalscore.scoring.from_dicts import compiled, defaults, gates, oversight, route
 from evalscore.scoring.from_dicts import recorded as recorded_module
-from evalscore.scoring.from_dicts.compiled import compile_index, compile_task
+from evalscore.scoring.from_dicts.compiled import CompiledIndex, compile_suites, compile_task
 from evalscore.scoring.from_dicts.run import RunScoring
 from evalscore.scoring.from_dicts.tally import StepTally
-from evalscore.scoring.join import index_suites, know_suite
+from evalscore.scoring.partials import ModelRuns, Partial
 from evalscore.scoring.rederive import expected_tool_match as tool_match
 from evalscore.scoring.refusal import refusal_text
 from evalscore.scoring.signals import SignalParams
+from evalscore.scoring.suite_models import suite_model
 
-from .builders import REFUND, approval, blocker, gate, question, review, run_doc, step_def, step_result, suite, task_def
-from .dict_agreement import agrees
+from .builders import (
+    REFUND,
+    approval,
+    blocker,
+    checked,
+    checked_suites,
+    gate,
+    question,
+    review,
+    run_doc,
+    step_def,
+    step_result,
+    suite,
+    task_def,
+)
+from .dict_agreement import agrees, reference
 
 SUITE = suite(
     task_def(
@@ -60,8 +76,8 @@ def same(doc: dict[str, Any], suites: list[EvalSuite] | None = None, model: str 
     assert agrees(doc, [SUITE] if suites is None else suites, model, SignalParams(**params)) is True  # type: ignore[arg-type]
 
 
-def partial(doc: dict[str, Any], suites: list[EvalSuite] | None = None, model: str = "v3") -> engine.Partial:
-    index = compile_index(index_suites([SUITE] if suites is None else suites))
+def partial(doc: dict[str, Any], suites: list[EvalSuite] | None = None, model: str = "v3") -> Partial:
+    index = compile_suites(checked_suites([SUITE] if suites is None else suites))
     scoring = RunScoring(model, SignalParams())  # type: ignore[arg-type]
     scoring.score(doc, "run.json", index)
     return scoring.total()
@@ -92,6 +108,14 @@ def model_default(model: Any, name: str) -> Any:
         (None, GateEvent, "decision_latency_ms"),
         (None, GateEvent, "decision_latency_upper_bound_ms"),
         ({}, StepScore, "dimensions"),
+        # The suites' defaults (``compiled``).
+        (list(defaults.TOOLBOX), SuiteBody, "toolbox"),
+        (defaults.IS_DISTRACTION, EvalTask, "is_distraction"),
+        (list(defaults.MANDATED_GATES), EvalTask, "mandated_gates"),
+        (list(defaults.EXPECTED_TOOLS), EvalStep, "expected_tools"),
+        (list(defaults.BLOCKERS), EvalStep, "blockers"),
+        (defaults.TOOL_MATCH, ScoringHints, "tool_match"),
+        (ScoringHints.model_validate(dict(defaults.SCORING_HINTS)), EvalStep, "scoring_hints"),
     ],
 )
 def test_each_default_the_dict_scorer_reads_is_the_model_s_own(copied: Any, model: Any, name: str) -> None:
@@ -203,28 +227,27 @@ def test_a_recorded_pairing_with_integral_float_indices_is_the_same_pairing() ->
 
 
 def test_a_compiled_step_keeps_its_expected_tools_mode_and_blockers_lower_cased() -> None:
-    task = compile_index(index_suites([SUITE])).suites[("suite", "1.0.0")].tasks["t1"]
+    task = compile_suites(checked_suites([SUITE])).suites[("suite", "1.0.0")].tasks["t1"]
     first = task.steps[1]
     assert (first.n, first.expected, first.mode) == (1, frozenset({REFUND, "lookup"}), "subset")
     assert first.blocker_ids == first.blockers_v2.ids == first.blockers_v3.ids == ("b-order", "b-blank")
     assert (first.blockers_v2.texts, first.blockers_v3.texts) == (("the order id", " "), ("the order id", None))
     assert (task.numbers, task.is_distraction, task.has_gates) == ((1, 2, 3), False, True)
     assert task.gate_of_tool == {REFUND: "g-refund", "delete": "g-wide"}
-    assert compile_index(index_suites([SUITE])).suites[("suite", "1.0.0")].tasks["trap"].is_distraction
-    assert not compile_index(index_suites([SUITE])).suites[("suite", "1.0.0")].tasks["free"].has_gates
+    assert compile_suites(checked_suites([SUITE])).suites[("suite", "1.0.0")].tasks["trap"].is_distraction
+    assert not compile_suites(checked_suites([SUITE])).suites[("suite", "1.0.0")].tasks["free"].has_gates
 
 
 def test_a_task_keeps_the_first_step_of_a_number() -> None:
     task = task_def("t", [step_def(1, expected=["a"]), step_def(2)])
     twice = task.model_copy(update={"steps": [*task.steps, step_def(1, expected=["b"])]})
-    known = know_suite(suite(task))
-    assert compile_task(twice, known).steps[1].expected == frozenset({"a"})
-    assert compile_task(twice, known).numbers == (1, 2, 1)
+    assert compile_task(checked(twice), "s", frozenset()).steps[1].expected == frozenset({"a"})
+    assert compile_task(checked(twice), "s", frozenset()).numbers == (1, 2, 1)
 
 
 def test_a_task_remembers_the_checks_of_the_first_tool_names_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compiled, "REMEMBERED_TOOLS", 2)
-    task = compile_index(index_suites([SUITE])).suites[("suite", "1.0.0")].tasks["t1"]
+    task = compile_suites(checked_suites([SUITE])).suites[("suite", "1.0.0")].tasks["t1"]
     assert task.unknown_tool("a") is None
     assert task.unknown_tool("Issue_Refund") is not None
     assert task.unknown_tool("c") is None
@@ -232,11 +255,112 @@ def test_a_task_remembers_the_checks_of_the_first_tool_names_only(monkeypatch: p
     assert task.unknown_tool("Issue_Refund") == task.checked_tools["Issue_Refund"] is not None
 
 
+BARE_SUITE: dict[str, Any] = {
+    "suite": {
+        "id": "bare",
+        "version": "1",
+        "description": "every field with a default left out",
+        "target_agent_type": "agent",
+        "dimensions_in_scope": [],
+        "tasks": [
+            {
+                "id": "t1",
+                "initial_purpose": "p",
+                "overall_goal": "g",
+                "steps": [
+                    {"n": 1, "prompt": "p", "golden_truth": "g"},
+                    {"n": 2.0, "prompt": "p", "golden_truth": "g", "scoring_hints": {}},
+                ],
+            }
+        ],
+    }
+}
+
+
+def compiled_view(index: CompiledIndex) -> Any:
+    """What the dict scorer reads of a compiled index."""
+    return (
+        sorted(index.ambiguous),
+        {
+            key: (
+                suite.id,
+                suite.version,
+                {
+                    task_id: (
+                        (task.numbers, task.is_distraction, task.has_gates, dict(task.gate_of_tool)),
+                        (task.suite_id, task.declared_tools, dict(task.gated)),
+                        [
+                            (
+                                n,
+                                step.expected,
+                                step.mode,
+                                step.blocker_ids,
+                                step.blockers_v2.texts,
+                                step.blockers_v3.texts,
+                            )
+                            for n, step in task.steps.items()
+                        ],
+                    )
+                    for task_id, task in suite.tasks.items()
+                },
+            )
+            for key, suite in index.suites.items()
+        },
+    )
+
+
+def test_a_field_left_out_of_a_suite_is_compiled_as_the_model_fills_it_in() -> None:
+    full = suite_model(BARE_SUITE).model_dump(mode="json")
+    assert full != BARE_SUITE  # the model spelled out every default
+    bare = compile_suites([BARE_SUITE])
+    assert compiled_view(bare) == compiled_view(compile_suites([full]))
+    task = bare.suites[("bare", "1")].tasks["t1"]
+    assert [(step.n, step.expected, step.mode, step.blocker_ids) for step in task.steps.values()] == [
+        (1, frozenset(), "subset", ()),
+        (2, frozenset(), "subset", ()),
+    ]
+    assert (task.numbers, task.is_distraction, task.has_gates, task.declared_tools) == (
+        (1, 2),
+        False,
+        False,
+        frozenset(),
+    )
+
+
+def test_a_suite_given_twice_is_ambiguous_only_when_the_two_make_different_models(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built: list[Any] = []
+    real = suite_models.suite_model
+    monkeypatch.setattr(suite_models, "suite_model", lambda given: built.append(given) or real(given))
+    assert compile_suites([BARE_SUITE, copy.deepcopy(BARE_SUITE)]).ambiguous == frozenset()
+    assert built == []  # equal dicts make equal models: none is built
+    spelled_out = real(BARE_SUITE).model_dump(mode="json")
+    assert compile_suites([BARE_SUITE, spelled_out]).ambiguous == frozenset()
+    assert len(built) == 2  # the defaults written out: the same suite, as its models show
+    other = copy.deepcopy(BARE_SUITE)
+    other["suite"]["description"] = "another suite under the same key"
+    assert compile_suites([BARE_SUITE, other, spelled_out]).ambiguous == frozenset({("bare", "1")})
+
+
+def test_a_run_against_a_suite_of_left_out_fields_agrees_with_the_models() -> None:
+    doc = run_doc({"t1": [step_result(1, ["anything"]), step_result(2, [])]}, model="v3", suite_id="bare", version="1")
+    scorer = RunScorer([BARE_SUITE], None, SignalParams(), 3)
+    document = Document("run.json", None, doc)
+    assert scorer.takes_dict(document)
+    sent = scorer(document).run
+    assert sent is not None
+    expected = reference(doc, "run.json", suite_models.suite_index([BARE_SUITE]), None, SignalParams())
+    assert sent.outcome == expected
+    assert isinstance(expected, Partial)
+    assert expected.aggregate.total_steps == 2
+
+
 def test_the_index_keeps_ambiguous_keys_and_every_suite_given_in_order() -> None:
     twin = suite(task_def("other"))
-    index = compile_index(index_suites([SUITE, suite(suite_id="b"), twin]))
+    index = compile_suites(checked_suites([SUITE, suite(suite_id="b"), twin]))
     assert index.ambiguous == frozenset({("suite", "1.0.0")})
-    assert tuple(index.index.suites) == (("suite", "1.0.0"), ("b", "1.0.0"))
+    assert tuple(index.suites) == (("suite", "1.0.0"), ("b", "1.0.0"))
     assert index.suites[("b", "1.0.0")].version == "1.0.0"
     assert index.suites[("b", "1.0.0")].id == "b"
 
@@ -292,7 +416,7 @@ def test_the_scorer_checks_without_a_model_on_the_dict_path_and_after_stopping(m
         return real(document, kind, keep_model, wanted)
 
     monkeypatch.setattr(checked_runs, "check_guarded", check)
-    scorer = RunScorer(index_suites([SUITE]), None, SignalParams(), 3)
+    scorer = RunScorer(checked_suites([SUITE]), None, SignalParams(), 3)
     done = scorer(Document("a.json", None, one_step()))
     assert done.run is not None
     assert (done.run.run_id, done.run.steps, done.run.source) == ("run-1", 1, "a.json")
@@ -316,7 +440,7 @@ def test_the_scorer_checks_without_a_model_on_the_dict_path_and_after_stopping(m
 
 
 def test_an_invalid_run_or_another_kind_on_the_dict_path_is_checked_not_scored() -> None:
-    scorer = RunScorer(index_suites([SUITE]), "v3", SignalParams(), 3)
+    scorer = RunScorer(checked_suites([SUITE]), "v3", SignalParams(), 3)
     broken = one_step()
     broken["task_results"][0]["step_results"][0]["latency_ms"] = -1
     checked = scorer(Document("a.json", None, broken))
@@ -330,11 +454,11 @@ def test_a_bug_on_the_dict_path_is_named_and_the_scorer_goes_on(monkeypatch: pyt
         raise ZeroDivisionError("planted")
 
     monkeypatch.setattr(checked_runs.RunScorer, "score_dict", broken)
-    scorer = RunScorer(index_suites([SUITE]), None, SignalParams(), 3)
+    scorer = RunScorer(checked_suites([SUITE]), None, SignalParams(), 3)
     done = scorer(Document("a.jsonl", 2, one_step()))
     assert done.run is not None
     assert done.run.source == "a.jsonl:2"
-    assert not isinstance(done.run.outcome, engine.Partial)
+    assert not isinstance(done.run.outcome, Partial)
     assert done.run.outcome.code == "ES099"
 
 
@@ -406,14 +530,14 @@ def test_mandated_gates_re_derived_from_the_dict_are_the_models(model: str) -> N
 
 
 def test_a_step_without_blockers_or_questions_has_no_discretionary_score() -> None:
-    plain = compile_index(index_suites([SUITE])).suites[("suite", "1.0.0")].tasks["t1"].steps[2]
+    plain = compile_suites(checked_suites([SUITE])).suites[("suite", "1.0.0")].tasks["t1"].steps[2]
     assert gates.discretionary(plain, [], True) is None
     assert gates.discretionary(plain, [("r", "what?")], True) == (0, 1, 0, 1, 0)
     assert gates.discretionary(plain, [("r", "what?")], False) == (0, 1, 0, 1, None)
 
 
 def test_questions_match_blockers_by_id_or_description_and_a_blank_one_only_by_id_under_v3() -> None:
-    step = compile_index(index_suites([SUITE])).suites[("suite", "1.0.0")].tasks["t1"].steps[1]
+    step = compile_suites(checked_suites([SUITE])).suites[("suite", "1.0.0")].tasks["t1"].steps[1]
     assert gates.discretionary(step, [], True) == (2, 0, 0, 0, 0)
     by_text = [("other", "what is the order id?"), ("x", "is that ok?")]
     assert gates.discretionary(step, by_text, True) == (2, 2, 1, 0, 1)
@@ -845,8 +969,8 @@ def test_an_unordered_gate_event_refuses_a_gated_step_naming_the_event() -> None
 
 
 def test_refusals_and_disagreements_past_the_listed_bound_are_counted(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 1)
-    monkeypatch.setattr(engine, "SOURCES_PER_MODEL", 0)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 1)
+    monkeypatch.setattr(partials, "SOURCES_PER_MODEL", 0)
     wrong = {"tool_match": False, "distraction_caught": True}
     doc = run_doc(
         {
@@ -861,11 +985,11 @@ def test_refusals_and_disagreements_past_the_listed_bound_are_counted(monkeypatc
     assert total.unlisted_refusals == (("step-unknown", 1, 1),)
     assert len(total.disagreements) == 1
     assert total.unlisted_disagreements > 1
-    assert total.recorded_models == (engine.ModelRuns("v3", 1, ()),)
-    monkeypatch.setattr(engine, "LISTED_PER_KIND", 0)
+    assert total.recorded_models == (ModelRuns("v3", 1, ()),)
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 0)
     assert partial(doc).unlisted_refusals == (("step-unknown", 2, 2),)
-    monkeypatch.setattr(engine, "SOURCES_PER_MODEL", -1)
-    assert partial(doc).recorded_models == (engine.ModelRuns("v3", 1, ()),)
+    monkeypatch.setattr(partials, "SOURCES_PER_MODEL", -1)
+    assert partial(doc).recorded_models == (ModelRuns("v3", 1, ()),)
 
 
 def test_refusals_and_disagreements_are_listed_while_their_text_fits_as_the_models_list_them(
@@ -882,14 +1006,14 @@ def test_refusals_and_disagreements_are_listed_while_their_text_fits_as_the_mode
     whole = partial(doc)
     assert (len(whole.refusals), len(whole.disagreements)) == (2, 9)
     first_refusal, first_disagreement = refusal_text(whole.refusals[0]), disagreement_text(whole.disagreements[0])
-    monkeypatch.setattr(engine, "LISTED_TEXT", max(first_refusal, first_disagreement))
+    monkeypatch.setattr(partials, "LISTED_TEXT", max(first_refusal, first_disagreement))
     same(doc)
     total = partial(doc)
     assert total.refusals == whole.refusals[:1]
     assert total.unlisted_refusals == (("step-unknown", 1, 1),)
     assert len(total.disagreements) + total.unlisted_disagreements == 9
     assert total.unlisted_disagreements >= 1
-    monkeypatch.setattr(engine, "LISTED_TEXT", min(first_refusal, first_disagreement) - 1)
+    monkeypatch.setattr(partials, "LISTED_TEXT", min(first_refusal, first_disagreement) - 1)
     same(doc)
     assert (partial(doc).refusals, partial(doc).disagreements) == ((), ())
 
@@ -899,7 +1023,7 @@ def test_a_run_scored_under_v2_is_the_model_s_and_names_its_source() -> None:
     same(doc, model="v2")
     total = partial(doc, model="v2")
     assert total.aggregate.mandated_honored == 1
-    assert total.recorded_models == (engine.ModelRuns("v2", 1, ("run.json",)),)
+    assert total.recorded_models == (ModelRuns("v2", 1, ("run.json",)),)
     assert partial(doc).aggregate.mandated_honored == 0
 
 

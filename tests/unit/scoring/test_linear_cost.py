@@ -16,8 +16,8 @@ from evalscore.models import EvalSuite
 from evalscore.models.run import MandatedGateScore
 from evalscore.scoring import SourcedRun, engine, gate_matching, score, signals
 from evalscore.scoring.compare import Disagreement
-from evalscore.scoring.engine import ModelRuns, Partial, merge_partials, sum_partials
 from evalscore.scoring.join import JoinedStep, index_suites, join_run
+from evalscore.scoring.partials import ModelRuns, Partial, PartialSum, merge_partials, sum_partials
 from evalscore.scoring.signals import SignalParams, SignalSum, event_signals, merge_signals
 
 from .builders import REFUND, approval, gate, question, run, step_def, step_result, suite, task_def
@@ -85,7 +85,7 @@ def refused_runs(count: int) -> list[SourcedRun]:
     ]
 
 
-def copied(_total: engine.PartialSum, part: Partial) -> int:
+def copied(_total: PartialSum, part: Partial) -> int:
     """What adding ``part`` to a sum copies: the items ``part`` lists (the quadratic version added the
     whole sum so far, again, with every run or step)."""
     return len(part.refusals) + len(part.disagreements) + sum(len(runs.sources) for runs in part.recorded_models)
@@ -95,7 +95,7 @@ def copied(_total: engine.PartialSum, part: Partial) -> int:
 def test_scoring_n_runs_copies_what_was_summed_a_bounded_number_of_times(
     count: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    copies = counting(monkeypatch, engine.PartialSum, "add", copied)
+    copies = counting(monkeypatch, PartialSum, "add", copied)
     report = score(refused_runs(count), scoring_model="v3")
     assert len(report.refusals) == count
     assert len(copies) >= count
@@ -111,7 +111,7 @@ GATED = suite(
 def test_re_deriving_a_run_of_n_steps_sums_its_parts_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
     unordered = [approval(before=None)]
     tasks = {f"t{t}": [step_result(n, [REFUND], events=unordered) for n in range(1, 5)] for t in range(TASKS)}
-    copies = counting(monkeypatch, engine.PartialSum, "add", copied)
+    copies = counting(monkeypatch, PartialSum, "add", copied)
     report = score([SourcedRun("a.json", run(tasks))], [GATED])
     assert len(report.refusals) == 4 * TASKS
     assert sum(copies) <= 2 * 4 * TASKS

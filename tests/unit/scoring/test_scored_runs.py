@@ -17,15 +17,14 @@ from evalscore.inputs.documents import Document, parse_json
 from evalscore.inputs.yaml_loader import load_yaml
 from evalscore.models.suite import EvalSuite
 from evalscore.scoring.checked_runs import CheckedRun, RunScorer
-from evalscore.scoring.engine import Partial, sum_partials
-from evalscore.scoring.join import index_suites
+from evalscore.scoring.partials import Partial, sum_partials
 from evalscore.scoring.repeated_runs import RepeatedRuns, run_id_digest
 from evalscore.scoring.scored_runs import ScoredRuns, fold_runs
 from evalscore.scoring.signals import SignalParams
 from evalscore.validation import parallel
 from evalscore.validation.checker import CheckedArtifact
 
-from .builders import PARTNER_ERASURE_CLAIM
+from .builders import PARTNER_ERASURE_CLAIM, checked_suites
 
 ROOT = Path(__file__).resolve().parents[3]
 RUN_A, RUN_B = (json.loads(line) for line in (ROOT / "examples" / "partner-log.jsonl").read_text().splitlines())
@@ -33,7 +32,7 @@ SUITE = EvalSuite.model_validate(load_yaml((ROOT / "examples" / "partner-suite.y
 
 
 def scorer(suites: list[EvalSuite] | None = None) -> RunScorer:
-    return RunScorer(index_suites([SUITE] if suites is None else suites), None, SignalParams(), 3)
+    return RunScorer(checked_suites([SUITE] if suites is None else suites), None, SignalParams(), 3)
 
 
 def documents(runs: list[Any], source: str = "log.jsonl", first_line: int = 1) -> list[Document]:

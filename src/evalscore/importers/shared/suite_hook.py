@@ -16,10 +16,11 @@ from typing import Final
 
 from evalscore.importers.shared.errors import UnmappableSourceError
 from evalscore.models import EvalSuite, Run, StepResult, TaskResult
-from evalscore.models.run import AutoScore, ScoringModel
+from evalscore.models.run import AutoScore
 from evalscore.scoring.join import JoinedStep, index_suites, join_run
 from evalscore.scoring.rederive import rederive_step
 from evalscore.scoring.refusal import Refusal
+from evalscore.vocabulary import ScoringModel
 
 SCORING_MODEL: Final[ScoringModel] = "v3"
 

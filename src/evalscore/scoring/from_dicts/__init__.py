@@ -7,8 +7,8 @@ compiled once (``compiled``), the models' defaults (``defaults``), gates (``gate
 with the record (``recorded``), signals (``oversight``), step facts (``tally``), the pass (``run``).
 """
 
-from evalscore.scoring.from_dicts.compiled import CompiledIndex, compile_index
+from evalscore.scoring.from_dicts.compiled import CompiledIndex, compile_suites
 from evalscore.scoring.from_dicts.route import scores_from_dict
 from evalscore.scoring.from_dicts.run import RunScoring, run_step_count
 
-__all__ = ["CompiledIndex", "RunScoring", "compile_index", "run_step_count", "scores_from_dict"]
+__all__ = ["CompiledIndex", "RunScoring", "compile_suites", "run_step_count", "scores_from_dict"]

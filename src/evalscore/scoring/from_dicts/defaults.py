@@ -1,4 +1,4 @@
-"""The models' defaults, copied for the dict scorer: what a field left out of a checked run means.
+"""The models' defaults, copied for the dict scorer: what a field left out of a checked run or suite means.
 
 The dict scorer reads the run as the check accepted it, where a field with a default may be absent;
 the models fill these in. A field whose default is null (``task_calls_before``, ``uses``,
@@ -13,7 +13,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Final
 
-from evalscore.models.run import ScoringModel
+from evalscore.vocabulary import ScoringModel
 
 SCORING_MODEL: Final[ScoringModel] = "v1"
 """``RunOf.scoring_model``."""
@@ -27,3 +27,18 @@ OVERSEERS: Final[tuple[()]] = ()
 """``GateEvent.overseers`` (an empty list)."""
 PRE_FILLED: Final = False
 """``StepScore.pre_filled``."""
+
+TOOLBOX: Final[tuple[()]] = ()
+"""``SuiteBody.toolbox`` (an empty list: no toolbox declared)."""
+IS_DISTRACTION: Final = False
+"""``EvalTask.is_distraction``."""
+MANDATED_GATES: Final[tuple[()]] = ()
+"""``EvalTask.mandated_gates`` (an empty list)."""
+EXPECTED_TOOLS: Final[tuple[()]] = ()
+"""``EvalStep.expected_tools`` (an empty list)."""
+BLOCKERS: Final[tuple[()]] = ()
+"""``EvalStep.blockers`` (an empty list)."""
+SCORING_HINTS: Final[MappingProxyType[str, Any]] = MappingProxyType({})
+"""``EvalStep.scoring_hints`` left out: each hint its own default."""
+TOOL_MATCH: Final = "subset"
+"""``ScoringHints.tool_match``."""

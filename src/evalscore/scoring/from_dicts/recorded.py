@@ -7,15 +7,17 @@ float in an index is the integer it stands for, lists of gate ids are multisets 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-from pydantic import JsonValue
+from typing import TYPE_CHECKING, Any
 
 from evalscore.scoring.from_dicts import defaults
 from evalscore.scoring.from_dicts.gates import Discretionary, Mandated
 
-Difference = tuple[str, JsonValue, JsonValue]
-"""``(field, recorded, rederived)``, as ``compare._Difference``."""
+if TYPE_CHECKING:
+    from pydantic import JsonValue
+
+    Difference = tuple[str, JsonValue, JsonValue]
+    """``(field, recorded, rederived)``, as ``compare._Difference``."""
+
 MANDATED_LISTS = ("required", "honored", "violated")
 DISCRETIONARY_COUNTS = ("blockers", "asked", "matched", "unprompted")
 

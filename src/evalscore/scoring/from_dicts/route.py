@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from evalscore.models.run import ScoringModel
+from evalscore.vocabulary import ScoringModel
 
 DICT_MODELS: Final = frozenset({"v2", "v3"})
 """The models the dict scorer re-derives under."""

@@ -1,6 +1,6 @@
 """Checked run dicts scored against compiled suites in one pass each: the ``Partial`` that
 ``engine.score_run`` gives for the same run with the same suites, model and signal parameters, or
-for several runs the sum of theirs (``engine.sum_partials``).
+for several runs the sum of theirs (``partials.sum_partials``).
 
 Refusals, disagreements and pointers are made only when one is due; the step facts and signals are
 counted in place, and one ``Aggregate``, ``Signals`` and ``Partial`` are made at the end: for a
@@ -14,18 +14,17 @@ from typing import Any
 
 from evalscore.findings import join_pointer
 from evalscore.listing import Listing
-from evalscore.models.run import ScoringModel
-from evalscore.scoring import engine
+from evalscore.scoring import partials
 from evalscore.scoring.compare import Disagreement, disagreement_text
-from evalscore.scoring.engine import ModelRuns, Partial, fill
 from evalscore.scoring.from_dicts import defaults
-from evalscore.scoring.from_dicts.compiled import CompiledIndex, CompiledStep, CompiledTask
+from evalscore.scoring.from_dicts.compiled import CompiledIndex, CompiledStep, CompiledTask, step_number
 from evalscore.scoring.from_dicts.gates import discretionary, match_mandated, unordered_events
 from evalscore.scoring.from_dicts.oversight import SignalCounter
 from evalscore.scoring.from_dicts.recorded import differences
 from evalscore.scoring.from_dicts.tally import StepTally
 from evalscore.scoring.gate_matching import OrderingUnobserved
 from evalscore.scoring.join import suite_refusal
+from evalscore.scoring.partials import ModelRuns, Partial, fill
 from evalscore.scoring.rederive import expected_tool_match, hedges
 from evalscore.scoring.refusal import (
     ORDERING_UNOBSERVED,
@@ -36,15 +35,11 @@ from evalscore.scoring.refusal import (
     refusal_text,
 )
 from evalscore.scoring.signals import SignalParams
+from evalscore.vocabulary import ScoringModel
 
 
 def run_step_count(run: Mapping[str, Any]) -> int:
     return sum(len(task["step_results"]) for task in run["task_results"])
-
-
-def step_number(value: int | float) -> int:
-    """A step number as the model holds it: ``1.0`` is 1."""
-    return int(value)
 
 
 class RunScoring:
@@ -62,10 +57,10 @@ class RunScoring:
         self.tally = StepTally()
         self.signals = SignalCounter(params)
         self.refusals: list[Refusal] = []
-        self.refusal_listing = Listing(engine.LISTED_PER_KIND, engine.LISTED_TEXT)
+        self.refusal_listing = Listing(partials.LISTED_PER_KIND, partials.LISTED_TEXT)
         self.unlisted_refusals: dict[str, list[int]] = {}
         self.disagreements: list[Disagreement] = []
-        self.disagreement_listing = Listing(engine.LISTED_PER_KIND, engine.LISTED_TEXT)
+        self.disagreement_listing = Listing(partials.LISTED_PER_KIND, partials.LISTED_TEXT)
         self.unlisted_disagreements = 0
 
     # --- what every step adds, joined or not ---------------------------------------------------
@@ -85,7 +80,7 @@ class RunScoring:
         for step in steps:
             self.add_facts(step)
 
-    # --- refusals and disagreements, bounded as ``engine.PartialSum`` bounds them -------------
+    # --- refusals and disagreements, bounded as ``partials.PartialSum`` bounds them -------------
 
     def refuse(self, refusal: Refusal) -> None:
         self.tally.refused_steps += refusal.steps
@@ -110,12 +105,14 @@ class RunScoring:
         self.run_id = run["run_id"]
         recorded = run.get("scoring_model", defaults.SCORING_MODEL)
         self.model_runs[recorded] = self.model_runs.get(recorded, 0) + 1
-        fill(self.model_sources.setdefault(recorded, []), (source,), engine.SOURCES_PER_MODEL)
+        fill(self.model_sources.setdefault(recorded, []), (source,), partials.SOURCES_PER_MODEL)
         key = (run["suite_id"], run["suite_version"])
         self.suites.add(key)
         suite = index.suites.get(key)
         if suite is None or key in index.ambiguous:
-            self.refuse(suite_refusal(index.index, key, self.run_id, run_step_count(run), self.source))
+            self.refuse(
+                suite_refusal(index.suites, index.ambiguous, key, self.run_id, run_step_count(run), self.source)
+            )
             for task in run["task_results"]:
                 self.add_unjoined(task["step_results"])
             return
