@@ -224,7 +224,8 @@ def _prepare_report(options: ScoreOptions) -> None:
 def _score_runs(options: ScoreOptions, inputs: _Inputs, suites: list[Any] | None) -> PartialSum:
     """Every run checked and scored one at a time (on every core for a long JSONL), so a long log
     is never held whole."""
-    scorer = RunScorer(suites, options.scoring_model, options.signal_params, FINDINGS_SHOWN)
+    with collector_paused():  # the suites compiled: acyclic, as large as the suites
+        scorer = RunScorer(suites, options.scoring_model, options.signal_params, FINDINGS_SHOWN)
     repeated = RepeatedRuns()
     scoring = _Scoring(inputs, scorer, repeated)
     if inputs.invalid.verdicts:
@@ -259,7 +260,8 @@ def run_score(options: ScoreOptions) -> int:
 
         check_ledger_option(Path(options.ledger), named)
     inputs = _Inputs()
-    suites = _load_suites(options, inputs)
+    with collector_paused():  # the suites' checked dicts, kept: acyclic, as large as the suites
+        suites = _load_suites(options, inputs)
     rederived = bool(options.suites) and not inputs.invalid.verdicts
     try:
         total = _score_runs(options, inputs, suites if rederived else None)
