@@ -194,7 +194,8 @@ def test_a_collector_that_was_off_stays_off_through_a_command() -> None:
     assert probe["collections"] == []
 
 
-NOT_BEFORE_THE_WORKERS = ("pydantic", "evalscore.models", "evalscore.cli.score_report", "rich")
+NOT_BEFORE_THE_WORKERS = ("pydantic", "evalscore.cli.score_report", "rich")
+NEVER_ON_THE_DICT_PATH = ("evalscore.models", "evalscore.coherence.enforce")
 _FORK_PROBE = """
 import json, os, sys
 from evalscore.validation import pipeline
@@ -213,8 +214,9 @@ print(json.dumps({"exit": code, "at_fork": at_fork, "after": sorted(sys.modules)
 
 @pytest.mark.parametrize("output_format", ["json", "text"])
 def test_score_with_a_suite_starts_its_workers_before_it_loads_pydantic_and_the_models(output_format: str) -> None:
-    """Workers that score checked dicts never need the models; what the report needs (rich too, for
-    a text report) is imported while they work, not before they start (issue 9: ``score`` on every core)."""
+    """Workers that score checked dicts never need the models; what the report needs (pydantic, and
+    rich for a text report) is imported while they work, not before they start, and no artifact
+    model is ever built (issue 9: ``score`` on every core)."""
     suite = ROOT / "examples" / "partner-suite.yaml"
     args = ["score", str(PARTNER_LOG), "--suite", str(suite), "-j", "2", "--format", output_format]
     done = subprocess.run([sys.executable, "-c", _FORK_PROBE, *args], capture_output=True, text=True, check=False)
@@ -230,6 +232,7 @@ def test_score_with_a_suite_starts_its_workers_before_it_loads_pydantic_and_the_
         assert [name for name in NOT_BEFORE_THE_WORKERS if name in modules] == []
     imported = [name for name in NOT_BEFORE_THE_WORKERS if name in probe["after"]]
     assert imported == list(NOT_BEFORE_THE_WORKERS if output_format == "text" else NOT_BEFORE_THE_WORKERS[:-1])
+    assert [name for name in NEVER_ON_THE_DICT_PATH if name in probe["after"]] == []  # no artifact model is built
 
 
 _DICT_WORKER_PROBE = """

@@ -21,12 +21,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from evalscore import __version__
-from evalscore.models.review import ScoredStepResult
-from evalscore.models.run import GateEvent, RunOf, StepResult
-from evalscore.models.suite import EvalSuite
 from evalscore.scoring import aggregate as agg
 from evalscore.scoring.compare import Disagreement, compare_step
 from evalscore.scoring.decision import Scope, Scored, decide
@@ -63,6 +60,10 @@ from evalscore.scoring.signals import LATENCY_EDGES_MS, SignalParams, Signals, s
 from evalscore.scoring.thresholds import Thresholds
 from evalscore.vocabulary import DEFAULT_MODEL, ScoringModel
 
+if TYPE_CHECKING:
+    from evalscore.models.run import GateEvent, RunOf, StepResult
+    from evalscore.models.suite import EvalSuite
+
 
 @dataclass(frozen=True, slots=True)
 class SourcedRun:
@@ -81,6 +82,8 @@ def steps_of(run: RunOf[Any]) -> Iterable[StepResult]:
 
 
 def review_of(step: StepResult) -> Any:
+    from evalscore.models.review import ScoredStepResult  # noqa: PLC0415 - the report is built without the models
+
     return step.score if isinstance(step, ScoredStepResult) else None
 
 
