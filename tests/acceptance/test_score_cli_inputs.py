@@ -15,7 +15,7 @@ from click.testing import CliRunner, Result
 from evalscore.cli import common, score_command
 from evalscore.cli.main import main
 from evalscore.cli.progress import Progress
-from evalscore.scoring import checked_runs, engine
+from evalscore.scoring import checked_runs, engine, suite_models
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG = ROOT / "examples" / "partner-log.jsonl"
@@ -200,3 +200,25 @@ def test_a_copy_of_the_suite_among_the_runs_is_another_file_and_still_refused_th
     result = invoke("score", LOG, copy, "--suite", SUITE)
     assert result.exit_code == 3
     assert "expected run or scored-run here, found eval-suite" in result.stdout
+
+
+def test_a_suite_its_model_would_reject_though_both_layers_accept_it_is_reported_as_a_bug(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``score`` judges a suite as ``validate`` does and builds its model only when one is needed: here,
+    two different documents under one key. A model rejecting what both checking layers accept is a
+    drift between them (the drift gate exists to prevent it): an internal error, not invalid input."""
+
+    def drifted(suite: Any) -> Any:
+        raise ValueError("a drift planted by the test")
+
+    monkeypatch.setattr(suite_models, "suite_model", drifted)
+    other = yaml.safe_load(SUITE.read_text())
+    other["suite"]["description"] = "the same key, another suite"
+    (tmp_path / "other.json").write_text(json.dumps(other))
+    result = invoke("score", LOG, "--suite", SUITE, "--suite", tmp_path / "other.json")
+    assert result.exit_code == 70
+    assert "ValueError: a drift planted by the test" in result.stderr
+    assert "this is a bug" in result.stderr
+    alone = invoke("score", LOG, "--suite", SUITE)  # one document a key: no model is built
+    assert alone.exit_code in (0, 1)

@@ -205,6 +205,16 @@ def suite_files(suites: tuple[str, ...]) -> frozenset[FileKey]:
     return frozenset(key for key in map(file_key, suites) if key is not None)
 
 
+def _check_ledger(ledger: Path, named: tuple[str, ...]) -> None:
+    """``--ledger`` refused before anything is read (a ledger that is one of the inputs, say): a usage error."""
+    from evalscore.ledger.append import LedgerRefusedError, check_ledger  # noqa: PLC0415 - only with --ledger
+
+    try:
+        check_ledger(ledger, named)
+    except LedgerRefusedError as error:
+        raise click.UsageError(f"--ledger {printable(str(error))}") from None
+
+
 def _prepare_report(options: ScoreOptions) -> None:
     """Import what the report needs (its models, pydantic: about a tenth of a second; rich, for a text
     report) while forked workers judge the first runs; imported before they start, it would hold them
@@ -213,6 +223,9 @@ def _prepare_report(options: ScoreOptions) -> None:
     modules = ["evalscore.cli.score_report"]
     if options.output_format == "text" or options.output is not None:  # a text report is drawn
         modules.append("evalscore.reporters.score_text")
+    modules = [module for module in modules if module not in sys.modules]
+    if not modules:  # imported when workers started on an earlier file
+        return
     with collector_paused():
         try:
             for module in modules:
@@ -256,9 +269,7 @@ def run_score(options: ScoreOptions) -> int:
     named = (*options.runs, *options.suites, *([options.baseline] if options.baseline else []))
     destination = report_destination(options.output, named)
     if options.ledger is not None:
-        from evalscore.cli.score_report import check_ledger_option  # noqa: PLC0415 - only with --ledger
-
-        check_ledger_option(Path(options.ledger), named)
+        _check_ledger(Path(options.ledger), named)
     inputs = _Inputs()
     with collector_paused():  # the suites' checked dicts, kept: acyclic, as large as the suites
         suites = _load_suites(options, inputs)
@@ -276,7 +287,7 @@ def run_score(options: ScoreOptions) -> int:
     _prepare_report(options)  # done already when the runs were scored on forked workers
     from evalscore.cli.score_report import report_scores  # noqa: PLC0415
 
-    return report_scores(options, total.total(), rederived, inputs.records, destination)
+    return report_scores(options, total, rederived, inputs.records, destination)
 
 
 def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportDestination) -> int:

@@ -3,7 +3,7 @@ and recorded in the ledger; and an earlier report read back (``--baseline``, ``e
 
 Apart from the command because this is where the report's models, and pydantic, are needed: a
 ``score`` that scores checked dicts on forked workers imports this only once they have started
-(``score_command.prepare_report``), so the workers do not wait for it.
+(``score_command._prepare_report``), so the workers do not wait for it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-import click
 from pydantic import ValidationError
 
 from evalscore import __version__
@@ -28,7 +27,7 @@ from evalscore.ledger.append import LedgerRefusedError, append_decision, check_l
 from evalscore.printable import printable, printable_path
 from evalscore.reporters.registry import SCORE_REPORTERS, ReportStyle
 from evalscore.scoring.engine import build_report
-from evalscore.scoring.partials import Partial
+from evalscore.scoring.partials import PartialSum
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
 from evalscore.validation.contract_layer import report_findings
 
@@ -36,14 +35,6 @@ if TYPE_CHECKING:
     from evalscore.cli.score_command import ScoreOptions
 
 EXIT_USAGE: Final = 2
-
-
-def check_ledger_option(ledger: Path, named: tuple[str, ...]) -> None:
-    """``--ledger`` refused before anything is read (a ledger that is one of the inputs, say): a usage error."""
-    try:
-        check_ledger(ledger, named)
-    except LedgerRefusedError as error:
-        raise click.UsageError(f"--ledger {printable(str(error))}") from None
 
 
 def input_refs(records: list[tuple[InputRecord, set[str]]]) -> list[InputRef]:
@@ -56,7 +47,7 @@ def input_refs(records: list[tuple[InputRecord, set[str]]]) -> list[InputRef]:
 
 def report_scores(
     options: ScoreOptions,
-    total: Partial,
+    total: PartialSum,
     rederived: bool,
     records: list[tuple[InputRecord, set[str]]],
     destination: ReportDestination,
@@ -65,7 +56,7 @@ def report_scores(
     baseline, baseline_record = read_score_report(options.baseline, options.max_document_bytes)
     with collector_paused():  # the report holds a row per target tool and per suite: acyclic, maybe large
         report = build_report(
-            total,
+            total.total(),
             rederived=rederived,
             scoring_model=options.scoring_model,
             thresholds=options.thresholds,
