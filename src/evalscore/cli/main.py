@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-import importlib
 import sys
 import traceback
 from collections.abc import Sequence
@@ -13,7 +11,7 @@ import click
 
 from evalscore import __version__
 from evalscore.cli.common import traceback_option
-from evalscore.collector import collector_paused
+from evalscore.collector import imported_once
 from evalscore.printable import printable
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, tracebacks_requested
 
@@ -29,24 +27,6 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
 }
 """Each subcommand's module and name: a command's module is imported only when that command runs
 (or help lists them all), so ``validate`` starts without the scoring and import machinery."""
-
-
-def _imported_once(module_name: str) -> Any:
-    """The command's module; when first imported, with the cyclic collector off, then frozen.
-
-    Importing ``score`` makes about 35,000 tracked objects (pydantic builds some sixty model
-    classes) that live as long as the process; the collector would walk them again and again while
-    they are made. Frozen (``gc.freeze``), no later collection walks them, in this process or in a
-    forked worker, where walking them would copy their pages. Measured: score and validate of the
-    bench's 80 MB JSONL in about 0.93 of the time.
-    """
-    if module_name in sys.modules:
-        return sys.modules[module_name]
-    with collector_paused():
-        try:
-            return importlib.import_module(module_name)
-        finally:
-            gc.freeze()
 
 
 class _Commands(click.Group):
@@ -85,7 +65,7 @@ class _Commands(click.Group):
         if cmd_name not in COMMANDS:
             return None
         module_name, attribute = COMMANDS[cmd_name]
-        command: click.Command = getattr(_imported_once(module_name), attribute)
+        command: click.Command = getattr(imported_once(module_name), attribute)
         return command
 
     def invoke(self, ctx: click.Context) -> Any:

@@ -6,8 +6,6 @@ Exit codes: 0 pass, 1 fail, 2 usage error or unreadable path, 3 an input is inva
 
 from __future__ import annotations
 
-import gc
-import importlib
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -34,7 +32,7 @@ from evalscore.cli.common import (
 )
 from evalscore.cli.progress import Progress
 from evalscore.cli.report_output import ReportDestination, deliver, output_option, report_destination
-from evalscore.collector import collector_paused
+from evalscore.collector import collector_paused, imported_once
 from evalscore.distributed.cluster import ClusterError, ClusterSpec
 from evalscore.findings import Finding
 from evalscore.inputs.documents import InputRecord
@@ -218,20 +216,10 @@ def _check_ledger(ledger: Path, named: tuple[str, ...]) -> None:
 def _prepare_report(options: ScoreOptions) -> None:
     """Import what the report needs (its models, pydantic: about a tenth of a second; rich, for a text
     report) while forked workers judge the first runs; imported before they start, it would hold them
-    up. As a command's own module is (``cli.main``): the collector off while the classes are made,
-    then frozen."""
-    modules = ["evalscore.cli.score_report"]
+    up. Each is imported as a command's own module is (``collector.imported_once``)."""
+    imported_once("evalscore.cli.score_report")
     if options.output_format == "text" or options.output is not None:  # a text report is drawn
-        modules.append("evalscore.reporters.score_text")
-    modules = [module for module in modules if module not in sys.modules]
-    if not modules:  # imported when workers started on an earlier file
-        return
-    with collector_paused():
-        try:
-            for module in modules:
-                importlib.import_module(module)
-        finally:
-            gc.freeze()
+        imported_once("evalscore.reporters.score_text")
 
 
 def _score_runs(options: ScoreOptions, inputs: _Inputs, suites: list[Any] | None) -> PartialSum:
