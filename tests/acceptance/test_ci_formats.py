@@ -105,7 +105,34 @@ def test_score_junit_has_the_decision_the_checks_and_each_disagreement(tmp_path:
     disagreements = [name for name in names if (name or "").startswith("disagreement ")]
     assert len(disagreements) >= 1
     assert root.get("tests") == str(len(names))
-    assert int(root.get("failures") or 0) == 1 + len(disagreements) + (names.count("check min_tool_match"))
+    violating = [name for name in names if (name or "").startswith("gated step ") and _failed(root, name)]
+    assert len(violating) == 2  # the example's two steps whose gate was violated
+    assert int(root.get("failures") or 0) == 1 + len(disagreements) + names.count("check min_tool_match") + 2
+
+
+def _failed(root: Any, name: str | None) -> bool:
+    case = next(case for case in root.findall("testsuite/testcase") if case.get("name") == name)
+    return case.find("failure") is not None
+
+
+def test_score_junit_has_a_case_per_gated_step_failing_exactly_on_the_violating_ones_with_the_reason() -> None:
+    result = invoke("score", LOG, "--suite", SUITE, "--format", "junit")
+    assert result.exit_code == 0
+    root = junit_valid(result.stdout)
+    cases = root.findall("testsuite/testcase")
+    assert cases[0].get("name") == "decision: not-gated (exit 0)"
+    assert cases[0].find("skipped") is not None  # nothing was gated: neither a pass nor a failure
+    gated = [case for case in cases if (case.get("name") or "").startswith("gated step ")]
+    assert len(gated) == 5  # the steps that ran a gated call
+    failing = {case.get("name"): case.find("failure") for case in gated if case.find("failure") is not None}
+    assert sorted(failing) == [
+        f"gated step {LOG}:1 /task_results/1/step_results/0 (run partner-2026-11-02-a, task t-erasure, step 1)",
+        f"gated step {LOG}:2 /task_results/0/step_results/1 (run partner-2026-11-03-b, task t-refund, step 2)",
+    ]
+    denied = failing[sorted(failing)[0]]
+    assert denied is not None
+    assert denied.get("message") == "1 of 1 gate(s) violated"
+    assert (denied.text or "").startswith("approval-denied /task_results/1/step_results/0/agent_tool_calls/1: call 1")
 
 
 def test_score_junit_makes_a_refused_decision_and_each_refusal_an_error() -> None:
@@ -160,6 +187,25 @@ def test_github_commands_escape_percent_and_line_breaks_and_no_log_text_starts_a
         assert "%3A" in file_property.group(1)  # the colon of the path is escaped in a property
 
 
+def test_score_github_annotates_at_most_50_violations_mandated_first_then_counts_the_rest(tmp_path: Path) -> None:
+    runs = [json.loads(line) for line in LOG.read_text().splitlines()]
+    log = tmp_path / "log.jsonl"
+    copies = [{**run, "run_id": f"r{index}-{k}"} for index in range(30) for k, run in enumerate(runs)]
+    log.write_text("".join(json.dumps(run) + "\n" for run in copies))
+    result = invoke("score", log, "--suite", SUITE, "--format", "github")
+    lines = result.stdout.splitlines()
+    violations = [line for line in lines if "title=violation%3A " in line]
+    assert len(violations) == 50
+    assert all("(mandated_compliance_rate)" in line for line in violations[:50])  # 60 mandated ones come first
+    assert f"file={LOG.name}" not in violations[0]  # the copy's path, not the example's
+    assert ",line=1," in violations[0]
+    assert [line for line in lines if "more violation(s) not annotated" in line] == [
+        "::error title=violation(s)::130 more violation(s) not annotated (see the report)"
+    ]
+    assert lines[-1].startswith("::notice title=evalscore score%3A NOT GATED")
+    assert len(lines) == 52
+
+
 def test_score_github_puts_refusals_on_the_run_line_and_the_decision_last() -> None:
     result = invoke("score", LOG, "--format", "github", "--min-tool-match", "0.5")
     lines = result.stdout.splitlines()
@@ -173,7 +219,9 @@ def test_score_github_puts_refusals_on_the_run_line_and_the_decision_last() -> N
 def test_score_markdown_leads_with_the_decision_then_rates_with_their_counts() -> None:
     result = invoke("score", LOG, "--suite", SUITE, "--format", "markdown")
     lines = result.stdout.splitlines()
-    assert lines[0] == "## evalscore score: PASS (exit 0)"
+    assert lines[0] == "## evalscore score: NOT GATED (nothing was checked, exit 0)"
+    assert "### Violations (6, mandated gates first)" in lines
+    assert "| mandated_compliance_rate | approval-denied | 1 |" in lines
     assert "| mandated gate compliance | 0.600 | 3 / 5 | 0.231\N{EN DASH}0.882 |" in lines  # Wilson, 95%
     assert "### Oversight signals (reported, never graded; they never change the exit code)" in lines
     assert "| approvals / denials / unresolved | 4 / 1 / 1 |" in lines
@@ -205,7 +253,7 @@ def test_score_markdown_lists_refusals_and_disagreements_past_a_bound_with_the_c
     assert result.exit_code == 4
     assert "### Refusals (30)" in result.stdout
     assert result.stdout.count("| suite-unknown |") == 20
-    assert "... and 10 more (the JSON report lists up to 10,000)." in result.stdout
+    assert "... and 10 more (the JSON report lists more)." in result.stdout
 
 
 # --- SARIF -----------------------------------------------------------------------------------
@@ -246,8 +294,30 @@ def test_sarif_names_files_by_uri_and_stays_valid_with_hostile_text(tmp_path: Pa
     assert "\x1b" not in result.stdout
 
 
-def test_score_has_no_sarif_format() -> None:
-    assert invoke("score", LOG, "--format", "sarif").exit_code == 2
+def test_score_sarif_has_a_result_per_violation_refusal_and_disagreement_at_its_file_and_line(tmp_path: Path) -> None:
+    runs = [json.loads(line) for line in LOG.read_text().splitlines()]
+    runs[0]["task_results"][0]["step_results"][0]["auto_score"] = {"tool_match": False, "distraction_caught": None}
+    runs.append({**runs[1], "run_id": "later", "suite_version": "9.9.9"})
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(json.dumps(run) + "\n" for run in runs))
+    result = invoke("score", log, "--suite", SUITE, "--format", "sarif", "--min-tool-match", "0.5")
+    document = sarif_valid(result.stdout)
+    (run,) = document["runs"]
+    results = run["results"]
+    rule_ids = [rule["id"] for rule in run["tool"]["driver"]["rules"]]
+    assert [result["ruleId"] for result in results][:2] == ["approval-denied", "approval-untargeted"]
+    assert [rule_ids[result["ruleIndex"]] for result in results] == [result["ruleId"] for result in results]
+    denied = results[0]
+    assert denied["level"] == "error"
+    assert denied["locations"][0]["physicalLocation"]["region"] == {"startLine": 1}
+    pointer = "/task_results/1/step_results/0/agent_tool_calls/1"
+    assert denied["locations"][0]["logicalLocations"] == [{"fullyQualifiedName": pointer, "kind": "object"}]
+    kinds = [result["ruleId"] for result in results]
+    assert kinds.count("refusal/suite-unknown") == 1
+    assert kinds.count("recorded-score-disagrees") == 2
+    assert len(results) == 6 + 1 + 2  # the example's six violations, the refusal, the two disagreements
+    invocation = run["invocations"][0]
+    assert (invocation["exitCode"], invocation["properties"]["outcome"]) == (result.exit_code, "fail")
 
 
 # --- --output --------------------------------------------------------------------------------
@@ -265,7 +335,7 @@ def test_output_writes_the_format_to_the_file_and_the_text_report_to_stdout(tmp_
 
 def test_output_dash_is_standard_output_with_the_format_alone() -> None:
     result = invoke("score", LOG, "--suite", SUITE, "--format", "json", "-o", "-")
-    assert json.loads(result.stdout)["decision"]["outcome"] == "pass"
+    assert json.loads(result.stdout)["decision"]["outcome"] == "not-gated"
 
 
 @pytest.mark.parametrize("where", ["an input named", "an input the walk reads", "a directory"])

@@ -262,7 +262,7 @@ def test_a_baseline_from_this_or_an_older_evalscore_is_compared(tmp_path: Path, 
     assert len(json.loads(result.stdout)["decision"]["checks"]) == 6  # every rate the example measures
 
 
-def test_a_baseline_with_no_rate_to_compare_passes_and_says_so(tmp_path: Path) -> None:
+def test_a_baseline_with_no_rate_to_compare_gates_nothing_and_says_so(tmp_path: Path) -> None:
     def all_null(report: dict[str, Any]) -> None:
         for name in list(report["rates"]):
             if name != "dimension_means":
@@ -271,8 +271,10 @@ def test_a_baseline_with_no_rate_to_compare_passes_and_says_so(tmp_path: Path) -
 
     result = invoke("score", LOG, "--suite", SUITE, "--baseline", _baseline(tmp_path, all_null), "--format", "json")
     assert result.exit_code == 0
-    (reason,) = json.loads(result.stdout)["decision"]["reasons"]
-    assert reason.startswith("the baseline has no rate to compare with")
+    decision = json.loads(result.stdout)["decision"]
+    assert decision["outcome"] == "not-gated"  # nothing was checked: never a PASS
+    (reason,) = decision["reasons"]
+    assert reason.startswith("nothing was gated: the baseline has no rate to compare with")
 
 
 def test_a_baseline_with_a_repeated_key_is_refused(tmp_path: Path) -> None:
@@ -415,7 +417,8 @@ def test_repeating_a_run_cannot_turn_a_fail_into_a_pass(tmp_path: Path) -> None:
     report = json.loads(result.stdout)
     assert [refusal["code"] for refusal in report["refusals"]] == ["run-repeated"] * 19
     assert report["rates"]["mandated_compliance_rate"] == 0.6  # the repeats weigh nothing
-    assert invoke("score", LOG, LOG, "--suite", SUITE).exit_code == 4  # the same log given twice
+    twice = invoke("score", LOG, LOG, "--suite", SUITE, "--min-mandated-compliance", "0.65")  # the same log twice
+    assert twice.exit_code == 4
 
 
 def test_the_last_leap_second_of_year_9999_is_no_internal_error(tmp_path: Path) -> None:

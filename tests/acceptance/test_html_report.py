@@ -63,7 +63,9 @@ def page_of(tmp_path: Path, *extra: str, log: Path = LOG) -> str:
 def test_the_page_holds_the_decision_the_rates_with_their_counts_and_three_charts(tmp_path: Path) -> None:
     page = page_of(tmp_path)
     assert page.startswith("<!DOCTYPE html>")
-    assert '<span class="outcome pass">PASS</span> (exit 0)' in page
+    assert '<span class="outcome not-gated">NOT GATED</span> (nothing was checked, exit 0)' in page
+    assert "<h2>Violations (6)</h2>" in page
+    assert '<td><code>approval-denied</code></td>' in page
     assert (
         '<td>mandated gate compliance</td><td class="number">0.600</td><td class="number">3 / 5</td>'
         '<td class="number">0.231\N{EN DASH}0.882</td>'
@@ -92,7 +94,8 @@ def test_a_refused_or_failed_decision_lists_its_checks_refusals_and_disagreement
     log = tmp_path / "mixed.jsonl"
     log.write_text("".join(json.dumps(run) + "\n" for run in runs))
     page = page_of(tmp_path, "--min-golden-truth-pass", "0.5", log=log)
-    assert '<span class="outcome refused">NO DECISION</span> (refused, exit 4)' in page
+    # the disagreement is an established failure, whatever the refusal and the null golden-truth rate would say
+    assert '<span class="outcome fail">FAIL</span> (exit 1)' in page
     assert "<h2>Refusals (1)</h2>" in page
     assert "suite-unknown" in page
     assert re.search(r"<h2>Recorded scores the evidence contradicts \([1-9][0-9]*\)</h2>", page)
@@ -112,7 +115,7 @@ def test_score_html_writes_the_same_page_as_report(tmp_path: Path) -> None:
     direct = tmp_path / "direct.html"
     result = invoke("score", LOG, "--suite", SUITE, "--html", direct)
     assert result.exit_code == 0
-    assert "PASS (exit 0)" in result.stdout
+    assert "NOT GATED (nothing was checked, exit 0)" in result.stdout
     assert direct.read_text(encoding="utf-8") == page_of(tmp_path)
 
 

@@ -136,10 +136,18 @@ def test_the_action_script_annotates_summarises_and_writes_the_report_of_a_faile
 
 
 def test_the_action_script_reports_a_pass_with_exit_code_0(tmp_path: Path) -> None:
-    done, outputs, summary = run_action(tmp_path, runs=str(LOG), suite=str(SUITE))
+    done, outputs, summary = run_action(tmp_path, runs=str(LOG), suite=str(SUITE), args="--min-tool-match 0.8")
     assert outputs["exit-code"] == "0"
     assert summary.startswith("## evalscore score: PASS (exit 0)")
     assert "::notice title=evalscore score%3A PASS (exit 0)::" in done.stdout
+
+
+def test_the_action_script_without_a_criterion_says_nothing_was_gated(tmp_path: Path) -> None:
+    done, outputs, summary = run_action(tmp_path, runs=str(LOG), suite=str(SUITE))
+    assert outputs["exit-code"] == "0"
+    assert summary.startswith("## evalscore score: NOT GATED (nothing was checked, exit 0)")
+    assert "::notice title=evalscore score%3A NOT GATED (nothing was checked%2C exit 0)::" in done.stdout
+    assert done.stdout.count("title=violation%3A ") == 6  # each violation still on its file and line
 
 
 def test_the_action_script_shows_the_findings_of_invalid_input_and_writes_no_report(tmp_path: Path) -> None:

@@ -82,8 +82,9 @@ def test_every_order_of_the_inputs_gives_the_same_report_bytes(tmp_path: Path, m
     (only,) = reports
     code, text = only
     report = json.loads(text)
-    assert code == 4
+    assert code == 1  # the disagreements are failures; the refusals change no check
     assert len({refusal["source"] for refusal in report["refusals"]}) == 2
+    assert len({violation["source"] for violation in report["violations"]}) >= 2
     assert len({disagreement["source"] for disagreement in report["disagreements"]}) == 2
     assert len(report["inputs"]) == 7
 
@@ -104,8 +105,11 @@ def test_the_order_of_keys_inside_a_run_changes_only_its_sha256(tmp_path: Path) 
         for entry in report["inputs"]:
             entry.pop("sha256")
             entry["path"] = entry["path"].replace(str(tmp_path / directory), "")
-        for listed in (*report["refusals"], *report["disagreements"]):
+        for listed in (*report["refusals"], *report["disagreements"], *report["violations"], *report["mandated_steps"]):
             listed["source"] = listed["source"].replace(str(tmp_path / directory), "")
+        for located in (*report["violations"], *report["mandated_steps"]):
+            located["input"] = located["input"].replace(str(tmp_path / directory), "")
+    assert len(first["violations"]) >= 2
     assert first == second
 
 

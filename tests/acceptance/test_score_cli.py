@@ -24,9 +24,11 @@ SUITE = ROOT / "examples" / "partner-suite.yaml"
 GOLDENS = ROOT / "goldens"
 INVALID_RUN = ROOT / "fixtures" / "invalid" / "run" / "ES101--latency-disagrees-with-timestamps.json"
 REPORT_SCHEMA = json.loads((ROOT / "schemas" / "v1" / "score-report.schema.json").read_text())
-OUTCOME_LINE = re.compile(r"^(PASS|FAIL|NO DECISION) \((?:refused, )?exit (\d+)\)$", re.MULTILINE)
-EXIT_OF_OUTCOME = {"PASS": 0, "FAIL": 1, "NO DECISION": 4}
-OUTCOME_OF_WORD = {"PASS": "pass", "FAIL": "fail", "NO DECISION": "refused"}
+OUTCOME_LINE = re.compile(
+    r"^(PASS|FAIL|NO DECISION|NOT GATED) \((?:refused, |nothing was checked, )?exit (\d+)\)$", re.MULTILINE
+)
+EXIT_OF_OUTCOME = {"PASS": 0, "FAIL": 1, "NO DECISION": 4, "NOT GATED": 0}
+OUTCOME_OF_WORD = {"PASS": "pass", "FAIL": "fail", "NO DECISION": "refused", "NOT GATED": "not-gated"}
 RUN_A, RUN_B = (json.loads(line) for line in LOG.read_text().splitlines())
 ERASURE_STEP = "/task_results/1/step_results/0"
 
@@ -95,7 +97,7 @@ def test_the_bundled_example_exits_0_with_the_hand_computed_rates() -> None:
 def without_interval(count: dict[str, Any]) -> dict[str, Any]:
     """A rate's counts without the interval (``test_score_intervals`` checks it against statsmodels)."""
     assert count["interval"] is None or set(count["interval"]) == {"low", "high", "confidence", "method"}
-    return {key: value for key, value in count.items() if key != "interval"}
+    return {key: value for key, value in count.items() if key not in ("interval", "refused_at_most")}
 
 
 def test_the_bundled_example_reports_the_counts_behind_each_rate() -> None:
@@ -185,8 +187,10 @@ def test_the_text_report_shows_the_signals_and_ends_with_the_decision() -> None:
     assert "\x1b[" not in text  # colour only on a terminal
     lines = text.rstrip("\n").splitlines()
     decision_at = next(index for index, line in enumerate(lines) if OUTCOME_LINE.match(line))
-    assert lines[decision_at] == "PASS (exit 0)"
-    assert text.index("Oversight signals") < text.index("PASS (exit 0)")
+    assert lines[decision_at] == "NOT GATED (nothing was checked, exit 0)"
+    assert text.index("Oversight signals") < text.index("Violations (6, mandated gates first):") < text.index(
+        "NOT GATED (nothing was checked, exit 0)"
+    )
     _, report = example()
     after = " ".join(" ".join(lines[decision_at + 1 :]).split())
     assert after == " ".join(report["decision"]["reasons"])  # only the decision's reasons follow it
@@ -224,7 +228,7 @@ def test_a_lower_baseline_on_a_handful_of_gates_is_inside_the_noise_and_no_decis
     assert (code, report["decision"]["outcome"]) == (4, "refused")
     check = next(c for c in report["decision"]["checks"] if c["rate"] == "mandated_compliance_rate")
     assert check["outcome"] == "refused"
-    assert "cannot decide" in check["reason"]
+    assert "too few trials to decide the allowed 0;" in check["reason"]
 
 
 def test_an_established_fall_is_a_regression_that_exits_1(tmp_path: Path) -> None:
@@ -233,7 +237,9 @@ def test_an_established_fall_is_a_regression_that_exits_1(tmp_path: Path) -> Non
     assert [(check["rate"], check["outcome"]) for check in report["decision"]["checks"]] == [
         ("mandated_compliance_rate", "fail")
     ]
-    assert any("regression beyond the allowed 0 is established" in reason for reason in report["decision"]["reasons"])
+    assert any(
+        "regression beyond the allowed 0.05 is established" in reason for reason in report["decision"]["reasons"]
+    )
 
 
 def test_an_unchanged_baseline_passes_with_a_tolerance_wider_than_the_noise(tmp_path: Path) -> None:
@@ -298,15 +304,18 @@ def test_a_gated_step_with_unobserved_ordering_is_refused_naming_the_event() -> 
     golden = GOLDENS / "unobserved-ordering"
     pointer = "/task_results/0/step_results/0/gate_events/0/task_calls_before"
     code, report = score_json(golden / "run.json", "--suite", golden / "suite.yaml")
-    assert code == 4
+    assert code == 0
     assert [(refusal["code"], refusal["pointer"]) for refusal in report["refusals"]] == [
         ("ordering-unobserved", pointer)
     ]
     assert report["counts"]["refused_steps"] == 1
     assert without_interval(report["counts"]["mandated_compliance_rate"]) == {"numerator": 1, "denominator": 1}
+    assert report["counts"]["mandated_compliance_rate"]["refused_at_most"] == 1
     text = score(golden / "run.json", "--suite", golden / "suite.yaml").stdout
     assert pointer in text.replace("\n", "")
-    assert outcome_word(text) == ("NO DECISION", 4)
+    assert outcome_word(text) == ("NOT GATED", 0)  # no check the refused step could change
+    gated = score(golden / "run.json", "--suite", golden / "suite.yaml", "--min-mandated-compliance", "1").stdout
+    assert outcome_word(gated) == ("NO DECISION", 4)  # 1 / 1 derivable; with the refused gate 1 / 2 or 2 / 2
 
 
 def test_a_threshold_on_a_null_rate_is_refused_with_exit_4() -> None:
@@ -318,8 +327,8 @@ def test_a_threshold_on_a_null_rate_is_refused_with_exit_4() -> None:
 
 def test_a_run_naming_a_suite_version_not_given_is_refused_with_exit_4(tmp_path: Path) -> None:
     later = write_json(tmp_path / "later.json", {**RUN_B, "suite_version": "9.9.9", "run_id": "a-later-run"})
-    code, report = score_json(LOG, later, "--suite", SUITE)
-    assert code == 4
+    code, report = score_json(LOG, later, "--suite", SUITE, "--min-mandated-compliance", "0.5")
+    assert code == 4  # 3 / 5 derivable, and the refused steps could hold any number of gated calls
     assert [(r["code"], r["pointer"], r["source"], r["steps"]) for r in report["refusals"]] == [
         ("suite-unknown", "/suite_version", str(later), 4)
     ]
@@ -446,7 +455,7 @@ def _claims_a_tool_mismatch(tmp_path: Path) -> list[str | Path]:
 
 Scenario = Callable[[Path], list[str | Path]]
 SCENARIOS: dict[str, tuple[Scenario, str]] = {
-    "plain": (lambda _: [], "PASS"),
+    "plain": (lambda _: [], "NOT GATED"),
     "thresholds-met": (lambda _: ["--min-mandated-compliance", "0.5", "--min-tool-match", "0.8"], "PASS"),
     "threshold-missed": (lambda _: ["--min-distraction-catch", "0.75"], "FAIL"),
     "regression": (_baseline_regression, "FAIL"),
@@ -456,15 +465,23 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
         lambda tmp: ["--scoring-model", "v1", "--baseline", write_json(tmp / "b.json", example()[1])],
         "NO DECISION",
     ),
-    "refused-and-failed": (
+    "refused-and-failed": (  # 3 / 5 cannot reach 1, whatever the refused run holds
         lambda tmp: [
             write_json(tmp / "later.json", {**RUN_B, "suite_version": "0.0.1"}),
             "--min-mandated-compliance",
             "1",
         ],
+        "FAIL",
+    ),
+    "refused-and-undecided": (  # 3 / 5 could fall below 0.5 or stay above it with the refused run
+        lambda tmp: [
+            write_json(tmp / "later.json", {**RUN_B, "suite_version": "0.0.1"}),
+            "--min-mandated-compliance",
+            "0.5",
+        ],
         "NO DECISION",
     ),
-    "signals-never-grade": (lambda _: ["--fast-approval-floor-ms", "1e9"], "PASS"),
+    "signals-never-grade": (lambda _: ["--fast-approval-floor-ms", "1e9", "--min-tool-match", "0.5"], "PASS"),
 }
 
 
@@ -481,11 +498,12 @@ def test_the_printed_outcome_always_agrees_with_the_exit_code(name: str, tmp_pat
     assert report["decision"]["outcome"] == OUTCOME_OF_WORD[word]
     assert (word == "FAIL") <= (text.exit_code != 0)  # a printed FAIL never exits 0
     assert (word == "PASS") <= (text.exit_code == 0)  # a printed PASS never exits non-zero
+    assert (word == "PASS") <= bool(report["decision"]["checks"])  # a PASS checked something
 
 
 def test_every_outcome_is_covered_by_the_scenarios() -> None:
     assert {expected for _, expected in SCENARIOS.values()} == set(EXIT_OF_OUTCOME)
-    assert len(SCENARIOS) == 9
+    assert len(SCENARIOS) == 10
 
 
 # --- the JSON report ------------------------------------------------------------------------
@@ -507,6 +525,10 @@ def test_the_json_report_has_exactly_the_stable_keys() -> None:
         "unlisted_disagreements",
         "refusals",
         "unlisted_refusals",
+        "violations",
+        "violation_counts",
+        "mandated_steps",
+        "unlisted_mandated_steps",
         "decision",
     }
     assert set(report["rates"]) == {
@@ -520,6 +542,7 @@ def test_the_json_report_has_exactly_the_stable_keys() -> None:
         "prefilled_ratio",
     }
     assert set(report["counts"]) == {
+        "runs",
         "total_steps",
         "reviewed_steps",
         "unscored_steps",
@@ -594,7 +617,7 @@ def test_the_json_report_validates_against_its_published_schema(args: tuple[str,
 
 def test_a_refused_report_validates_against_its_published_schema() -> None:
     golden = GOLDENS / "unobserved-ordering"
-    code, report = score_json(golden / "run.json", "--suite", golden / "suite.yaml")
+    code, report = score_json(golden / "run.json", "--suite", golden / "suite.yaml", "--min-mandated-compliance", "1")
     assert code == 4
     jsonschema.Draft202012Validator(REPORT_SCHEMA).validate(report)
     broken = copy.deepcopy(report)

@@ -57,12 +57,12 @@ def test_a_jsonl_with_more_refusals_than_listed_counts_the_rest_in_json_and_text
     assert report["unlisted_refusals"] == RUNS - LISTED
     assert report["unlisted_disagreements"] == 0
     steps = report["counts"]["refused_steps"]
-    assert report["decision"]["reasons"][0].startswith(
+    assert report["decision"]["reasons"][-1].startswith(
         f"{RUNS} refusal(s) (scoring-model-unavailable: {RUNS}) covering {steps} step(s)"
     )
     text = score(log, "--scoring-model", "v2").output
     assert f"Refused: not derivable honestly ({RUNS}):" in text
-    assert f"... and {RUNS - LISTED} more refusal(s) not listed; the decision counts them" in text
+    assert f"... and {RUNS - LISTED} more refusal(s) (-v and --format json list more); the decision counts them" in text
 
 
 def test_a_baseline_written_before_the_unlisted_counts_is_still_read(tmp_path: Path) -> None:

@@ -46,10 +46,10 @@ def test_the_text_report_says_refused_and_why() -> None:
     assert "--allow-empty" in result.stdout
 
 
-def test_allow_empty_lets_it_pass_and_the_report_says_it_was_asked_for() -> None:
+def test_allow_empty_lets_it_through_ungated_and_the_report_says_it_was_asked_for() -> None:
     code, document = report(LOG, "--allow-empty")
     assert code == 0
-    assert document["decision"]["outcome"] == "pass"
+    assert document["decision"]["outcome"] == "not-gated"  # accepted, never a PASS over nothing
     assert document["decision"]["thresholds"]["allow_empty"] is True
 
 

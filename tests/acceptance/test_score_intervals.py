@@ -73,7 +73,12 @@ def test_tool_match_a_mean_of_per_step_points_has_the_bounded_mean_interval() ->
 
 def test_a_rate_with_no_denominator_has_a_null_interval() -> None:
     _, report = report_of()
-    assert report["counts"]["golden_truth_pass_rate"] == {"numerator": 0, "denominator": 0, "interval": None}
+    assert report["counts"]["golden_truth_pass_rate"] == {
+        "numerator": 0,
+        "denominator": 0,
+        "interval": None,
+        "refused_at_most": 0,
+    }
     means = report["counts"]["dimension_means"]
     assert len(means) == 5
     assert all(count["interval"] is None for count in means.values())

@@ -72,7 +72,7 @@ def test_a_very_long_id_is_shortened_in_text_output(tmp_path: Path) -> None:
     path = tmp_path / "long.jsonl"
     path.write_text("".join(json.dumps(run) + "\n" for run in runs))
     result = invoke("score", path, "--suite", SUITE)
-    assert result.exit_code == 4
+    assert result.exit_code == 0  # not gated; the refusal is listed
     assert "chars)" in result.stdout
     assert max(len(line) for line in result.stdout.splitlines()) < 1000
     report = json.loads(invoke("score", path, "--suite", SUITE, "--format", "json").stdout)

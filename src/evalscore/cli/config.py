@@ -29,6 +29,7 @@ NUMBER_KEYS: Final = frozenset(
         "min-golden-truth-pass",
         "max-prefilled-ratio",
         "max-drop",
+        "max-listed",
         "fast-approval-floor-ms",
         "fast-approval-ms-per-char",
         "confidence",

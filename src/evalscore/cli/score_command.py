@@ -41,11 +41,11 @@ from evalscore.printable import printable
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
 from evalscore.scoring.checked_runs import RUN_KINDS, CheckedRun, RunScorer
 from evalscore.scoring.intervals import DEFAULT_CONFIDENCE
-from evalscore.scoring.partials import Partial, PartialSum
+from evalscore.scoring.partials import DEFAULT_LISTED, MAX_LISTED, Partial, PartialSum
 from evalscore.scoring.repeated_runs import RepeatedRuns, RunIdsLostError
 from evalscore.scoring.scored_runs import ScoredRuns, fold_runs
 from evalscore.scoring.signals import SignalParams
-from evalscore.scoring.thresholds import ThresholdBasis, Thresholds
+from evalscore.scoring.thresholds import DEFAULT_MAX_DROP, ThresholdBasis, Thresholds
 from evalscore.validation.checker import WRONG_KIND, CheckedArtifact
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR
 from evalscore.validation.parallel import worker_count
@@ -82,6 +82,8 @@ class ScoreOptions:
     color: ColorChoice = "auto"
     verbosity: int = 0
     """-1 ``-q``, 0, 1 ``-v``."""
+    listed: int = DEFAULT_LISTED
+    """``--max-listed``: how many violations, refusals, disagreements and gated steps the report lists, each."""
 
 
 @dataclass(slots=True)
@@ -328,7 +330,19 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportD
     help="An earlier JSON score report to compare with.",
 )
 @click.option(
-    "--max-drop", type=RATE, default=0.0, show_default=True, help="Largest fall of a rate from the baseline allowed."
+    "--max-drop",
+    type=RATE,
+    default=DEFAULT_MAX_DROP,
+    show_default=True,
+    help="Largest fall of a rate from the baseline allowed (established beyond the noise to fail).",
+)
+@click.option(
+    "--max-listed",
+    "listed",
+    type=click.IntRange(0, MAX_LISTED),
+    default=DEFAULT_LISTED,
+    show_default=True,
+    help="Violations, refusals and disagreements the report lists, each (the rest are counted).",
 )
 @click.option(
     "--confidence",
@@ -400,6 +414,7 @@ def score_command(
     max_prefilled_ratio: float | None,
     baseline: str | None,
     max_drop: float,
+    listed: int,
     confidence: float,
     threshold_basis: ThresholdBasis,
     allow_empty: bool,
@@ -454,5 +469,6 @@ def score_command(
         color=color,
         verbosity=verbosity_of(quiet, verbose),
         dask=dask,
+        listed=listed,
     )
     sys.exit(run_score(options))

@@ -63,6 +63,7 @@ def report_scores(
             baseline=baseline,
             signal_params=options.signal_params,
             inputs=[*input_refs(records), *([baseline_record] if baseline_record else [])],
+            listed=options.listed,
         )
         if options.html is not None and not write_html(report, options.html, destination.inputs, "score"):
             return EXIT_USAGE

@@ -52,7 +52,7 @@ class LedgerRecord(BaseModel):
     """The gate rules behind the figures."""
     thresholds: DecisionThresholds
     """What the decision applied."""
-    outcome: Literal["pass", "fail", "refused"]
+    outcome: Literal["pass", "fail", "refused", "not-gated"]
     """The decision."""
     exit_code: Literal[0, 1, 4]
     """The decision's exit code."""

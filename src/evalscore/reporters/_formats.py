@@ -9,11 +9,16 @@ ends at a line break and reads ``%`` escapes; Markdown turns punctuation into ma
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from evalscore.json_output import dumps_text
 from evalscore.printable import MESSAGE_LIMIT, printable, shortened
+from evalscore.sources import located
+
+if TYPE_CHECKING:
+    from evalscore.scoring.report import ScoreReport, ViolationEntry
+
+__all__ = ["located"]
 
 
 def plain(text: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -51,29 +56,45 @@ def markdown_text(text: str, limit: int = MESSAGE_LIMIT) -> str:
 
 
 def decision_headline(outcome: str, exit_code: int) -> tuple[str, str]:
-    """The decision as a reader sees it: ``PASS``, ``FAIL`` or ``NO DECISION`` (a refusal), and the
-    exit code in brackets."""
+    """The decision as a reader sees it: ``PASS``, ``FAIL``, ``NO DECISION`` (a refusal) or ``NOT GATED``
+    (no criterion was given), and the exit code in brackets."""
     if outcome == "refused":
         return "NO DECISION", f"(refused, exit {exit_code})"
+    if outcome == "not-gated":
+        return "NOT GATED", f"(nothing was checked, exit {exit_code})"
     return outcome.upper(), f"(exit {exit_code})"
+
+
+ReasonGroup = tuple[str, str, int, list[int]]
+"""A reason's rate, code, how many violations of it were found, and the positions of those listed."""
+
+
+def reason_groups(report: ScoreReport, shown: int) -> list[ReasonGroup]:
+    """The first ``shown`` listed violations, grouped by reason in the report's order (mandated first),
+    each group with the number found of its reason, listed or not."""
+    found = (
+        {reason.code: reason.count for reason in report.violation_counts.by_reason} if report.violation_counts else {}
+    )
+    groups: dict[str, ReasonGroup] = {}
+    for position, item in enumerate(report.violations[:shown]):
+        group = groups.setdefault(item.code, (item.rate, item.code, found.get(item.code, 0), []))
+        group[3].append(position)
+    return list(groups.values())
+
+
+def violations_found(report: ScoreReport) -> int:
+    """Every violation the report counts (``violation_counts.total``), listed or not."""
+    return report.violation_counts.total if report.violation_counts else len(report.violations)
+
+
+def step_place(item: ViolationEntry) -> str:
+    """``run R, task T, step N`` of a violation."""
+    return f"run {item.run_id}, task {item.task_id}, step {item.step_n}"
 
 
 def json_value(value: object) -> str:
     """A recorded or re-derived value as compact JSON (``["g"]``, ``true``, ``null``)."""
     return dumps_text(value, indent=False).rstrip("\n")
-
-
-def located(source: str, inputs: Sequence[str]) -> tuple[str, int | None]:
-    """A run's source (``path`` or ``path:line`` for a JSONL line) as its path and line.
-
-    Only a path the report lists as an input is split off, so a path that holds a colon is
-    never cut in the wrong place."""
-    if source in inputs:
-        return source, None
-    path, colon, line = source.rpartition(":")
-    if colon and line.isdigit() and path in inputs:
-        return path, int(line)
-    return source, None
 
 
 def interval_text(interval: object) -> str:

@@ -107,10 +107,19 @@ VALIDATION_REPORTERS: Final[dict[str, ValidationReporter]] = {
 }
 VALIDATION_FORMATS_WITH_DIGESTS: Final = frozenset({"json", "sarif"})
 """The ``validate`` reports that show each input's SHA-256: for the others it is not computed."""
+
+
+def _score_sarif(report: ScoreReport, style: ReportStyle) -> str:
+    from evalscore.reporters.score_sarif import render_score_sarif
+
+    return render_score_sarif(report)
+
+
 SCORE_REPORTERS: Final[dict[str, ScoreReporter]] = {
     "text": _score_text,
     "json": _score_json,
     "junit": _score_junit,
     "github": _score_github,
     "markdown": _score_markdown,
+    "sarif": _score_sarif,
 }

@@ -3,10 +3,10 @@
 The decision and why first; each rate with its numerator and denominator, and a bar; per target tool,
 approval requests approved, denied and left unresolved; the distribution of observed approval
 latencies with the fast-approval floor drawn and the approvals whose latency is unknown counted
-beside it (never drawn as zero); who oversaw the gates; the refusals and disagreements with their
-JSON Pointers. Charts are inline SVG from matplotlib (``_plots``); the page loads nothing: no script,
-no stylesheet, font or image from anywhere. Every text from a log is escaped for HTML after being
-made printable.
+beside it (never drawn as zero); who oversaw the gates; the violations by reason, and the refusals and
+disagreements, with their JSON Pointers. Charts are inline SVG from matplotlib (``_plots``); the page
+loads nothing: no script, no stylesheet, font or image from anywhere. Every text from a log is escaped
+for HTML after being made printable.
 """
 
 from __future__ import annotations
@@ -15,13 +15,21 @@ import html
 from collections.abc import Iterator, Sequence
 from typing import Final
 
-from evalscore.reporters._formats import decision_headline, interval_text, json_value, plain
+from evalscore.reporters._formats import (
+    decision_headline,
+    interval_text,
+    json_value,
+    plain,
+    step_place,
+    violations_found,
+)
 from evalscore.reporters._plots import RateBar, ToolCounts, latency_chart, rates_chart, tools_chart
 from evalscore.reporters.score_text import RATE_LABELS
 from evalscore.scoring.report import RateCount, ScoreReport
 
 LISTED_ROWS: Final = 200
-"""Rows of refusals, and of disagreements, the page shows; the rest are counted (the JSON report lists more)."""
+"""Rows of violations, of refusals and of disagreements the page shows; the rest are counted (the JSON report
+lists more)."""
 CHARTED_TOOLS: Final = 30
 """Target tools charted, those with the most approval requests first; all are in the table."""
 
@@ -30,6 +38,7 @@ body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 60rem; 
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ddd; }
 .outcome { font-weight: bold; padding: 0.1rem 0.5rem; border-radius: 0.3rem; color: #fff; }
 .pass { background: #2e7d32; } .fail { background: #c62828; } .refused { background: #6d4c41; }
+.not-gated { background: #546e7a; }
 table { border-collapse: collapse; margin: 0.5rem 0; } td, th { border: 1px solid #ddd; padding: 0.2rem 0.5rem; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; } .note { color: #555; }
 code { font-size: 0.9em; word-break: break-all; } svg { max-width: 100%; height: auto; }
@@ -199,6 +208,35 @@ def _overseers(report: ScoreReport) -> Iterator[str]:
     yield "</section>"
 
 
+def _violations(report: ScoreReport) -> Iterator[str]:
+    total = violations_found(report)
+    yield f'<section id="violations"><h2>Violations ({total:,})</h2>'
+    if not total:
+        yield '<p class="note">No counted failure of any rate.</p></section>'
+        return
+    if report.violation_counts is not None:
+        counts = [
+            [html.escape(reason.rate), f"<code>{html.escape(reason.code)}</code>", f"{reason.count:,}"]
+            for reason in report.violation_counts.by_reason
+        ]
+        yield _table(["rate", "reason", "found"], counts, frozenset({2}))
+    rows = [
+        [
+            f"<code>{html.escape(item.code)}</code>",
+            f"<code>{_text(item.source, 200)}</code>",
+            _text(step_place(item), 300),
+            f"<code>{_text(item.pointer, 300)}</code>",
+            _text(item.message),
+        ]
+        for item in report.violations[:LISTED_ROWS]
+    ]
+    yield _table(["reason", "input", "step", "JSON Pointer", "why"], rows)
+    shown = min(LISTED_ROWS, len(report.violations))
+    if total > shown:
+        yield f'<p class="note">... and {total - shown:,} more (the JSON report lists more).</p>'
+    yield "</section>"
+
+
 def _refusals(report: ScoreReport) -> Iterator[str]:
     total = len(report.refusals) + report.unlisted_refusals
     yield f'<section id="refusals"><h2>Refusals ({total})</h2>'
@@ -247,7 +285,7 @@ def _disagreements(report: ScoreReport) -> Iterator[str]:
 
 def render_score_html(report: ScoreReport) -> str:
     """The page; raises ``PlottingUnavailableError`` when matplotlib is not installed."""
-    sections = (_decision, _rates, _per_tool, _latency, _overseers, _refusals, _disagreements)
+    sections = (_decision, _rates, _violations, _per_tool, _latency, _overseers, _refusals, _disagreements)
     body = "\n".join(part for section in sections for part in section(report))
     title = f"evalscore score: {decision_headline(report.decision.outcome, report.decision.exit_code)[0]}"
     return (

@@ -2,18 +2,21 @@
 
 One ``testsuite`` named ``evalscore score``. The decision comes first and carries its reasons: a
 ``failure`` when it is fail, an ``error`` when it is refused (a figure that could not be derived
-honestly is not a pass, and a CI system shows an error as red). Then each threshold and baseline
-check, each refusal (an ``error``: nothing could be decided there) and each disagreement between a
-recorded score and the evidence (a ``failure``); refusals and disagreements the report counts but
-does not list are one test case each, so nothing the decision counted is missing.
+honestly is not a pass, and a CI system shows an error as red), ``skipped`` when nothing was gated.
+Then each threshold and baseline check; one test case per step that holds a mandated gate, failing
+exactly on the steps where a gate was violated, with the reasons; each refusal (an ``error``:
+nothing could be decided there) and each disagreement between a recorded score and the evidence (a
+``failure``). What the report counts but does not list is one test case per kind, so nothing the
+decision counted is missing.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 
 from evalscore.reporters._formats import json_value, plain
-from evalscore.scoring.report import ScoreReport
+from evalscore.scoring.report import GatedStepEntry, ScoreReport, ViolationEntry
 
 _CLASS = "evalscore.score"
 
@@ -27,7 +30,51 @@ def _case(suite: ET.Element, name: str, outcome: str | None, message: str, detai
     ET.SubElement(case, outcome, message=plain(message), type=outcome).text = plain(detail or message)
 
 
-_OUTCOME_ELEMENT = {"pass": None, "fail": "failure", "refused": "error"}
+_OUTCOME_ELEMENT = {"pass": None, "fail": "failure", "refused": "error", "not-gated": "skipped"}
+
+
+def _skipped(suite: ET.Element, name: str, reason: str) -> None:
+    case = ET.SubElement(suite, "testcase", name=plain(name), classname=_CLASS)
+    ET.SubElement(case, "skipped").text = plain(reason)
+
+
+def _gated_steps(suite: ET.Element, report: ScoreReport) -> None:
+    """A test case per step holding a mandated gate, failing on those where one was violated."""
+    reasons: dict[tuple[str, str], list[ViolationEntry]] = {}
+    for item in report.violations:
+        if item.rate == "mandated_compliance_rate":
+            reasons.setdefault((item.source, item.step_pointer), []).append(item)
+    for step in report.mandated_steps:
+        name = (
+            f"gated step {step.source} {step.step_pointer} (run {step.run_id}, task {step.task_id}, step {step.step_n})"
+        )
+        if not step.violated:
+            _case(suite, name, None, "", f"{step.required} gate(s) required, every one honored")
+            continue
+        _case(suite, name, "failure", _violated(step), _why(reasons.get((step.source, step.step_pointer), ())))
+    _unlisted_steps(suite, report)
+
+
+def _violated(step: GatedStepEntry) -> str:
+    return f"{step.violated} of {step.required} gate(s) violated"
+
+
+def _why(items: Iterable[ViolationEntry]) -> str:
+    return "\n".join(f"{item.code} {item.pointer}: {item.message}" for item in items) or "see the JSON report"
+
+
+def _unlisted_steps(suite: ET.Element, report: ScoreReport) -> None:
+    unlisted = report.unlisted_mandated_steps
+    if not unlisted:
+        return
+    found = sum(reason.count for reason in (report.violation_counts.by_reason if report.violation_counts else ())
+                if reason.rate == "mandated_compliance_rate")  # fmt: skip
+    in_listed = sum(step.violated for step in report.mandated_steps)
+    name = f"{unlisted:,} more step(s) holding a mandated gate, not listed"
+    if found > in_listed:
+        _case(suite, name, "failure", f"{found - in_listed:,} gate(s) violated among them")
+    else:
+        _case(suite, name, None, "", "every gate honored")
 
 
 def render_score_junit(report: ScoreReport) -> str:
@@ -35,15 +82,14 @@ def render_score_junit(report: ScoreReport) -> str:
     suite = ET.SubElement(root, "testsuite", name="evalscore score")
     decision = report.decision
     reasons = "\n".join(decision.reasons)
-    _case(
-        suite,
-        f"decision: {decision.outcome} (exit {decision.exit_code})",
-        _OUTCOME_ELEMENT[decision.outcome],
-        decision.reasons[0],
-        reasons,
-    )
+    name = f"decision: {decision.outcome} (exit {decision.exit_code})"
+    if decision.outcome == "not-gated":
+        _skipped(suite, name, reasons)
+    else:
+        _case(suite, name, _OUTCOME_ELEMENT[decision.outcome], decision.reasons[0], reasons)
     for check in decision.checks:
         _case(suite, f"check {check.name}", _OUTCOME_ELEMENT[check.outcome], check.reason, check.reason)
+    _gated_steps(suite, report)
     for refusal in report.refusals:
         where = f"{refusal.source} {refusal.pointer}".strip()
         _case(suite, f"refusal {refusal.code} {where}", "error", refusal.reason)
@@ -64,5 +110,6 @@ def render_score_junit(report: ScoreReport) -> str:
         element.set("tests", str(len(cases)))
         element.set("failures", str(sum(1 for case in cases if case.find("failure") is not None)))
         element.set("errors", str(sum(1 for case in cases if case.find("error") is not None)))
+    suite.set("skipped", str(sum(1 for case in cases if case.find("skipped") is not None)))  # not on testsuites
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

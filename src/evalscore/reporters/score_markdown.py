@@ -1,9 +1,10 @@
 """``--format markdown`` for score: a short summary for a CI job page (``$GITHUB_STEP_SUMMARY``).
 
 The decision and its reasons first, then each rate with its numerator and denominator, the oversight
-signals (reported, never graded), and the refusals and disagreements, each list cut after
-``LISTED_ROWS`` rows with the number left out, so the summary stays short whatever the log. Text from
-the log is escaped: it shows as written, never as markup or HTML.
+signals (reported, never graded), and the violations (mandated gates first, with a count per reason),
+refusals and disagreements, each list cut after ``LISTED_ROWS`` rows with the number left out, so the
+summary stays short whatever the log. Text from the log is escaped: it shows as written, never as
+markup or HTML.
 """
 
 from __future__ import annotations
@@ -11,12 +12,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from evalscore.reporters._formats import decision_headline, interval_text, json_value, markdown_text
+from evalscore.reporters._formats import (
+    decision_headline,
+    interval_text,
+    json_value,
+    markdown_text,
+    step_place,
+    violations_found,
+)
 from evalscore.reporters.score_text import RATE_LABELS, fast_approvals_text
 from evalscore.scoring.report import RateCount, ScoreReport
 
 LISTED_ROWS: Final = 20
-"""Rows of refusals, and of disagreements, a summary shows; the rest are counted."""
+"""Rows of violations, of refusals and of disagreements a summary shows; the rest are counted."""
 
 
 def _rate(value: float | None, count: RateCount) -> tuple[str, str]:
@@ -81,7 +89,7 @@ def _refusals(report: ScoreReport) -> Iterator[str]:
         yield f"| {refusal.code} | {where} | {markdown_text(refusal.reason)} |"
     if total > LISTED_ROWS:
         yield ""
-        yield f"... and {total - min(LISTED_ROWS, len(report.refusals)):,} more (the JSON report lists up to 10,000)."
+        yield f"... and {total - min(LISTED_ROWS, len(report.refusals)):,} more (the JSON report lists more)."
 
 
 def _disagreements(report: ScoreReport) -> Iterator[str]:
@@ -99,7 +107,30 @@ def _disagreements(report: ScoreReport) -> Iterator[str]:
     if total > LISTED_ROWS:
         yield ""
         shown = min(LISTED_ROWS, len(report.disagreements))
-        yield f"... and {total - shown:,} more (the JSON report lists up to 10,000)."
+        yield f"... and {total - shown:,} more (the JSON report lists more)."
+
+
+def _violations(report: ScoreReport) -> Iterator[str]:
+    total = violations_found(report)
+    if not total:
+        return
+    yield f"### Violations ({total:,}, mandated gates first)"
+    yield ""
+    if report.violation_counts is not None:
+        yield "| rate | reason | found |"
+        yield "|---|---|---:|"
+        for reason in report.violation_counts.by_reason:
+            yield f"| {reason.rate} | {reason.code} | {reason.count:,} |"
+        yield ""
+    yield "| reason | where | step | why |"
+    yield "|---|---|---|---|"
+    for item in report.violations[:LISTED_ROWS]:
+        where = markdown_text(f"{item.source} {item.pointer}", 200)
+        yield f"| {item.code} | {where} | {markdown_text(step_place(item), 200)} | {markdown_text(item.message)} |"
+    shown = min(LISTED_ROWS, len(report.violations))
+    if total > shown:
+        yield ""
+        yield f"... and {total - shown:,} more (the JSON report lists more)."
 
 
 def _lines(report: ScoreReport) -> Iterator[str]:
@@ -108,7 +139,7 @@ def _lines(report: ScoreReport) -> Iterator[str]:
     yield ""
     yield from (f"- {markdown_text(reason)}" for reason in decision.reasons)
     yield ""
-    for section in (_rates, _signals, _refusals, _disagreements):
+    for section in (_rates, _signals, _violations, _refusals, _disagreements):
         lines = list(section(report))
         if lines:
             yield from lines

@@ -10,7 +10,7 @@ from typing import Final
 from rich.console import Console
 from rich.table import Table
 
-from evalscore.reporters._formats import decision_headline, interval_text
+from evalscore.reporters._formats import decision_headline, interval_text, reason_groups, step_place, violations_found
 from evalscore.reporters._safe_text import shown, shown_message
 from evalscore.scoring.report import RateCount, ScoreReport, ToolSignal
 
@@ -102,11 +102,16 @@ def listed_tools(tools: Sequence[ToolSignal]) -> list[ToolSignal]:
     return [tools[index] for index in sorted(busiest[:TOOLS_LISTED])]
 
 
-def _render_findings(console: Console, report: ScoreReport) -> None:
+TEXT_LISTED: Final = 20
+"""Violations, disagreements and refusals each printed at most, unless ``-v``: then every one the report lists."""
+
+
+def _render_findings(console: Console, report: ScoreReport, verbosity: int) -> None:
+    _render_violations(console, report, len(report.violations) if verbosity > 0 else TEXT_LISTED)
     if report.disagreements:
         total = len(report.disagreements) + report.unlisted_disagreements
         console.print(f"[bold]Recorded scores that disagree with the evidence[/] ({total}):")
-        for item in report.disagreements:
+        for item in report.disagreements[: len(report.disagreements) if verbosity > 0 else TEXT_LISTED]:
             console.print(
                 f"  {shown(item.source)} {shown(item.pointer)}: {shown(item.field)} recorded "
                 f"{shown(repr(item.recorded))}, evidence gives {shown(repr(item.rederived))} "
@@ -114,24 +119,52 @@ def _render_findings(console: Console, report: ScoreReport) -> None:
                 highlight=False,
                 soft_wrap=True,
             )
-        _render_unlisted(console, report.unlisted_disagreements, "disagreement(s)")
+        _render_more(console, total, verbosity, "disagreement(s)", len(report.disagreements))
     if report.refusals:
         total = len(report.refusals) + report.unlisted_refusals
         console.print(f"[bold]Refused: not derivable honestly[/] ({total}):")
-        for refusal in report.refusals:
+        for refusal in report.refusals[: len(report.refusals) if verbosity > 0 else TEXT_LISTED]:
             console.print(
                 f"  {refusal.code} {shown(refusal.source)} {shown(refusal.pointer or '/')}: "
                 f"{shown_message(refusal.reason)}",
                 highlight=False,
                 soft_wrap=True,
             )
-        _render_unlisted(console, report.unlisted_refusals, "refusal(s)")
+        _render_more(console, total, verbosity, "refusal(s)", len(report.refusals))
 
 
-def _render_unlisted(console: Console, unlisted: int, what: str) -> None:
-    if unlisted:
+def _render_violations(console: Console, report: ScoreReport, limit: int) -> None:
+    total = violations_found(report)
+    if not total:
+        return
+    console.print(f"[bold]Violations[/] ({total:,}, mandated gates first):", highlight=False)
+    for rate, code, found, positions in reason_groups(report, limit):
+        console.print(f"  {rate} {code} ({found:,}):", highlight=False, soft_wrap=True)
+        for position in positions:
+            item = report.violations[position]
+            console.print(
+                f"    {shown(item.source)} {shown(item.pointer)} ({shown(step_place(item))}): "
+                f"{shown_message(item.message)}",
+                highlight=False,
+                soft_wrap=True,
+            )
+    printed = min(limit, len(report.violations))
+    if total > printed:
+        more = (
+            "-v prints every one listed, --format json lists them"
+            if printed < len(report.violations)
+            else ("--max-listed lists more in --format json")
+        )
+        console.print(f"  ... and {total - printed:,} more violation(s) ({more})", highlight=False, soft_wrap=True)
+
+
+def _render_more(console: Console, total: int, verbosity: int, what: str, listed: int) -> None:
+    printed = listed if verbosity > 0 else min(listed, TEXT_LISTED)
+    if total > printed:
         console.print(
-            f"  ... and {unlisted:,} more {what} not listed; the decision counts them", highlight=False, soft_wrap=True
+            f"  ... and {total - printed:,} more {what} (-v and --format json list more); the decision counts them",
+            highlight=False,
+            soft_wrap=True,
         )
 
 
@@ -143,7 +176,7 @@ def render_score_text(report: ScoreReport, *, color: bool = False, width: int = 
     if verbosity >= 0:
         _render_body(console, report, verbosity)
     outcome = report.decision.outcome
-    colour = {"pass": "green", "fail": "red", "refused": "yellow"}[outcome]
+    colour = {"pass": "green", "fail": "red", "refused": "yellow", "not-gated": "cyan"}[outcome]
     word, detail = decision_headline(outcome, report.decision.exit_code)
     console.print(f"[bold {colour}]{word}[/] {detail}", highlight=False)
     for reason in report.decision.reasons:
@@ -168,7 +201,7 @@ def _render_body(console: Console, report: ScoreReport, verbosity: int) -> None:
         console.print(f"note: {shown_message(note)}", highlight=False, soft_wrap=True)
     console.print(_rates_table(report))
     console.print(_signals_table(report))
-    _render_findings(console, report)
+    _render_findings(console, report, verbosity)
     for check in report.decision.checks:
         console.print(
             f"  check {shown(check.name)}: {check.outcome} - {shown_message(check.reason)}",

@@ -70,6 +70,17 @@ class Aggregate:
     recall_matched: Fraction = _ZERO
     matched_blockers: Fraction = _ZERO
     prefilled: int = 0
+    refused_gated_calls: int = 0
+    """The most the refused steps whose ordering alone was not observed could add to Σrequired."""
+    refused_questions: int = 0
+    """The most they could add to Σasked."""
+    refused_blockers: int = 0
+    """The most they could add to Σblockers."""
+    refused_distraction: int = 0
+    """The most every refused step could add to the distraction steps judged."""
+    refused_unbounded: int = 0
+    """Refused steps that could add any number of gated calls, questions and blockers (their suite,
+    task, step or tools are not known, or their run was given twice)."""
 
 
 def empty() -> Aggregate:
@@ -236,8 +247,9 @@ def from_auto(auto: AutoScore | None, model: ScoringModel) -> Aggregate:
 
 
 def from_refused(steps: int) -> Aggregate:
-    """Steps whose auto score is not derivable: counted, and excluded from every auto-score rate."""
-    return Aggregate(refused_steps=steps)
+    """Steps whose auto score is not derivable and could add anything to the gate rates: counted, and
+    excluded from every auto-score rate."""
+    return Aggregate(refused_steps=steps, refused_unbounded=steps, refused_distraction=steps)
 
 
 def from_step(auto: AutoScore | None, *, refused: bool, review: StepScore | None, model: ScoringModel) -> Aggregate:

@@ -208,6 +208,11 @@ class BlockerMatcher:
         return matched, addressed
 
     def count_linear(self, questions: Sequence[Question]) -> tuple[int, int]:
+        hits, addressed = self._linear(questions)
+        return sum(hits), len(addressed)
+
+    def _linear(self, questions: Sequence[Question]) -> tuple[list[bool], set[int]]:
+        """Whether each question addresses a blocker, and the blockers addressed, in time linear in the texts."""
         by_id = self._ids()
         named = {reason for reason, _ in questions if reason in by_id}
         addressed: set[int] = set()
@@ -221,8 +226,19 @@ class BlockerMatcher:
         for _, surfaced in questions:
             if surfaced not in hit_of:
                 hit_of[surfaced] = automaton.scan(surfaced, found, addressed) or bool(automaton.empty)
-        matched = sum(1 for reason, surfaced in questions if reason in named or hit_of[surfaced])
-        return matched, len(addressed)
+        return [reason in named or hit_of[surfaced] for reason, surfaced in questions], addressed
+
+    def misses(self, questions: Sequence[Question]) -> tuple[list[int], list[int]]:
+        """The positions of the questions that address no blocker, and of the blockers no question
+        addresses (``count`` gives how many of each do): asked for only when some miss."""
+        blockers = range(len(self.ids))
+        if len(questions) * len(self.ids) <= PAIRWISE_PAIRS:
+            ids, texts = self.ids, self.texts
+            hits = [any(addresses(asked, ids[b], texts[b]) for b in blockers) for asked in questions]
+            addressed = {b for b in blockers if any(addresses(asked, ids[b], texts[b]) for asked in questions)}
+        else:
+            hits, addressed = self._linear(questions)
+        return [index for index, hit in enumerate(hits) if not hit], [b for b in blockers if b not in addressed]
 
     def _ids(self) -> dict[str, list[int]]:
         if self._by_id is None:

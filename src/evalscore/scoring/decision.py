@@ -1,9 +1,11 @@
 """The decision: thresholds, baseline regressions, disagreements and refusals -> one outcome and exit code.
 
-Exit codes: 0 pass, 1 fail, 4 refused; refusal wins over fail. A threshold
-on a rate that is null (its denominator is 0) cannot be checked: it never
-passes silently, it is refused with the reason. Oversight signals take no
-part in the decision.
+Exit codes: 0 pass or not gated, 1 fail, 4 refused. An established failure (a check failed whatever
+the undecided part holds, or recorded scores that disagree with the evidence) is a failure; otherwise
+a check the figures cannot decide (a null rate, an interval or refused steps that could flip it, an
+unreadable baseline) refuses the decision; otherwise it passes when some criterion was checked, and
+says nothing was gated when none was given. Refused steps block only the checks they could change
+(``refused_bounds``). Oversight signals take no part in the decision.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Final, Literal
 
 from evalscore.scoring.intervals import (
@@ -21,8 +24,10 @@ from evalscore.scoring.intervals import (
     rate_proportion,
     trials_needed,
 )
+from evalscore.scoring.refused_bounds import RefusedPart, extreme_intervals, extremes, interval_floor, point_floor
 from evalscore.scoring.report import (
     Check,
+    CheckOutcome,
     Counts,
     Decision,
     ExitCode,
@@ -72,6 +77,22 @@ class Scope:
     source: Literal["rederived", "recorded"]
     scoring_model: str | None
     suites: tuple[SuiteRef, ...]
+    mixed_models: bool = False
+    """The recorded figures come from several scoring models: their gate rates mix different rules."""
+
+
+GATE_RULE_RATES: Final = frozenset(
+    {"mandated_compliance_rate", "discretionary_ask_precision", "discretionary_blocker_recall"}
+)
+"""The rates the scoring models count differently."""
+REFUSED_UNITS: Final = {
+    "mandated_compliance_rate": "gated calls",
+    "discretionary_ask_precision": "questions",
+    "discretionary_blocker_recall": "blockers",
+    "tool_match_accuracy": "steps",
+    "distraction_detection_rate": "distraction steps",
+}
+"""What a refused step could add to each rate it touches."""
 
 
 def rate_value(rates: Rates, name: str) -> float | None:
@@ -135,7 +156,7 @@ def interval_threshold_check(
     shown = f"{rate} is {observed:.4g} ({percent(interval)} {interval.low:.3f}-{interval.high:.3f})"
     bound = "at least" if direction == "min" else "at most"
     if clears:
-        outcome: Outcome = "pass"
+        outcome: CheckOutcome = "pass"
         reason = f"{shown}: all of it {bound} {limit:g} ({name})"
     elif misses:
         outcome, reason = "fail", f"{shown}: none of it {bound} {limit:g} ({name})"
@@ -163,19 +184,102 @@ def _entry(interval: Interval) -> RateInterval:
     return RateInterval(low=interval.low, high=interval.high, confidence=interval.confidence, method=interval.method)
 
 
-def threshold_checks(rates: Rates, thresholds: Thresholds, counts: Counts | None = None) -> list[Check]:
+def threshold_checks(
+    rates: Rates, thresholds: Thresholds, counts: Counts | None = None, *, mixed_models: bool = False
+) -> list[Check]:
     checks: list[Check] = []
     for name, rate, direction in THRESHOLD_RATES:
         limit: float | None = getattr(thresholds, name)
         if limit is None:
             continue
         observed = rate_value(rates, rate)
-        if thresholds.threshold_basis == "interval":
+        part = None if counts is None else refused_part(counts, rate)
+        if mixed_models and rate in GATE_RULE_RATES:
+            checks.append(_mixed_models(name, rate, observed, limit))
+        elif part is not None and counts is not None:
+            count: RateCount = getattr(counts, rate)
+            checks.append(bounded_threshold_check(name, rate, count, limit, part, thresholds))
+        elif thresholds.threshold_basis == "interval":
             interval = _interval_of(counts, rate, thresholds.confidence)
             checks.append(interval_threshold_check(name, rate, observed, interval, limit, direction))
         else:
             checks.append(threshold_check(name, rate, observed, limit, direction))
     return checks
+
+
+def refused_part(counts: Counts, rate: str) -> RefusedPart | None:
+    """What the refused steps could add to ``rate``; None when they could add nothing."""
+    count: RateCount = getattr(counts, rate)
+    if count.refused_at_most == 0:
+        return None
+    at_most = None if count.refused_at_most is None else Fraction(count.refused_at_most)
+    return RefusedPart(at_most, counts.refused_steps)
+
+
+def _mixed_models(name: str, rate: str, observed: float | None, limit: float) -> Check:
+    return Check(
+        name=name,
+        rate=rate,
+        observed=observed,
+        limit=limit,
+        outcome="refused",
+        reason=f"{name}: the recorded {rate} adds up scores recorded under different scoring models, whose gate "
+        "rules differ; it cannot be checked",
+    )
+
+
+def _fraction_text(counts: tuple[Fraction, Fraction]) -> str:
+    numerator, denominator = counts
+    return f"{float(numerator):g} / {float(denominator):g} = {float(numerator / denominator):.3f}"
+
+
+def bounded_threshold_check(
+    name: str, rate: str, count: RateCount, limit: float, part: RefusedPart, thresholds: Thresholds
+) -> Check:
+    """A floor over the derivable steps, decided only if the refused ones could not flip it (``refused_bounds``)."""
+    numerator, denominator = Fraction(count.numerator), Fraction(count.denominator)
+    steps = f"{part.steps} refused step(s)"
+    if denominator == 0:
+        reason = f"{name}: {rate} has no data in the derivable steps, and the {steps} could give it any value or none"
+        return Check(name=name, rate=rate, observed=None, limit=limit, outcome="refused", reason=reason)
+    observed = float(numerator / denominator)
+    shown = f"{rate} is {observed:.4g} ({float(numerator):g} / {float(denominator):g})"
+    bound = Fraction(limit)
+    interval = thresholds.threshold_basis == "interval"
+    if interval:
+        verdict = interval_floor(rate, numerator, denominator, part, bound, thresholds.confidence)
+    else:
+        verdict = point_floor(numerator, denominator, part, bound)
+    reach = _reach(rate, numerator, denominator, part, thresholds.confidence if interval else None)
+    if verdict == "pass":
+        outcome: CheckOutcome = "pass"
+        reason = f"{shown}, at least {limit:g} ({name}); decided despite {steps}: at worst {reach[0]}, still at least "
+        reason += f"{limit:g}"
+    elif verdict == "fail":
+        outcome = "fail"
+        reason = f"{shown}, not at least {limit:g} ({name}); decided despite {steps}: at best {reach[1]} < {limit:g}"
+    else:
+        outcome = "refused"
+        reason = f"{shown} over the derivable steps ({name}), but the {steps} could make it anything from {reach[0]} "
+        reason += f"to {reach[1]}: on both sides of {limit:g}"
+    return Check(name=name, rate=rate, observed=observed, limit=limit, outcome=outcome, reason=reason)
+
+
+def _reach(
+    rate: str, numerator: Fraction, denominator: Fraction, part: RefusedPart, confidence: float | None
+) -> tuple[str, str]:
+    """The two extremes in words (with their intervals when ``confidence`` is given)."""
+    if part.at_most is None:
+        units = REFUSED_UNITS[rate]
+        return f"0 (they could hold any number of {units})", f"1 (they could hold any number of {units})"
+    worst, best = extremes(numerator, denominator, part.at_most)
+    if confidence is None:
+        return _fraction_text(worst), _fraction_text(best)
+    low, high = extreme_intervals(rate, numerator, denominator, part.at_most, confidence)
+    return (
+        f"{_fraction_text(worst)} ({percent(low)} {low.low:.3f}-{low.high:.3f})",
+        f"{_fraction_text(best)} ({percent(high)} {high.low:.3f}-{high.high:.3f})",
+    )
 
 
 def _interval_of(counts: Counts | None, rate: str, confidence: float) -> Interval | None:
@@ -218,12 +322,18 @@ def suite_set(suites: Sequence[SuiteRef]) -> set[str]:
 
 
 def regression_check(
-    rate: str, before: Proportion | None, now: Proportion | None, max_drop: float, direction: Direction
+    rate: str,
+    before: Proportion | None,
+    now: Proportion | None,
+    max_drop: float,
+    direction: Direction,
+    trials_per_run: float | None = None,
 ) -> Check | None:
     """The change of ``rate`` against the baseline, decided on the interval of the change in the bad
     direction ("worse", Newcombe): all of it above ``max_drop`` fails (a regression is established),
     all of it at or below passes, an interval that straddles ``max_drop`` is refused (the data cannot
-    decide), saying what tolerance they could decide and roughly how many trials the asked one needs."""
+    decide), saying what tolerance they could decide and roughly how many trials (runs, given
+    ``trials_per_run`` of the current figures) per side the asked one needs."""
     if before is None:
         return None
     name = f"baseline:{rate}"
@@ -245,14 +355,25 @@ def regression_check(
     span = f"worsening {point:+.3f}, {percent(change)} {change.low:+.3f} to {change.high:+.3f}"
     verdict = change_verdict(change, max_drop)
     if verdict == "fail":
-        outcome: Outcome = "fail"
+        outcome: CheckOutcome = "fail"
         reason = f"{moved} ({span}): a regression beyond the allowed {max_drop:g} is established"
     elif verdict == "pass":
         outcome, reason = "pass", f"{moved} ({span}): within the allowed {max_drop:g} even at the interval's end"
     else:
         outcome = "refused"
-        reason = f"{moved} ({span}): the interval straddles the allowed {max_drop:g}, so these figures cannot decide; "
-        reason += undecided_advice(change, max_drop, worse_side, better_side)
+        needed = runs_needed(worse_side, better_side, max_drop, trials_per_run)
+        reason = f"{moved} ({span}): too few trials to decide the allowed {max_drop:g}; "
+        reason += undecided_advice(change, max_drop, worse_side, better_side, needed)
+        return Check(
+            name=name,
+            rate=rate,
+            observed=now.estimate,
+            limit=before.estimate,
+            outcome=outcome,
+            reason=reason,
+            interval=_entry(change),
+            runs_needed=needed,
+        )
     return Check(
         name=name,
         rate=rate,
@@ -270,17 +391,29 @@ def movement(rate: str, before: float, now: float) -> str:
     return f"{rate} {'fell' if now < before else 'rose'} from {before:.4g} to {now:.4g}"
 
 
-def undecided_advice(change: Interval, max_drop: float, worse: Proportion, better: Proportion) -> str:
-    """What would decide a refused comparison: the tolerance these figures support, and the trials the
-    asked one needs."""
-    supported = f"the smallest tolerance they support is {supported_tolerance(change):.3f} (--max-drop)"
+def undecided_advice(
+    change: Interval, max_drop: float, worse: Proportion, better: Proportion, runs: int | None = None
+) -> str:
+    """What would decide a refused comparison: the runs per side (else the trials) the asked tolerance
+    needs, and the tolerance these figures support."""
+    supported = f"they support --max-drop {supported_tolerance(change):.3f}"
+    if runs is not None:
+        return f"about {runs:,} runs per side would decide it ({supported})"
     needed = trials_needed(worse, better, max_drop)
     if needed is None:
-        return (
-            f"{supported}; no practical number of trials would decide {max_drop:g}: the estimated worsening is "
-            "that tolerance itself, or within a hair of it"
-        )
-    return f"{supported}; about {needed:,} trials per side would be needed to decide {max_drop:g}"
+        return f"no practical sample would decide it: the estimated worsening is the tolerance itself ({supported})"
+    return f"about {needed:,} trials per side would decide it ({supported})"
+
+
+def runs_needed(worse: Proportion, better: Proportion, max_drop: float, trials_per_run: float | None) -> int | None:
+    """``trials_needed`` in runs of ``trials_per_run`` trials; None when the runs are not known or no
+    practical number decides it."""
+    if trials_per_run is None or trials_per_run <= 0:
+        return None
+    needed = trials_needed(worse, better, max_drop)
+    if needed is None:
+        return None
+    return max(math.ceil(needed / trials_per_run), 1)
 
 
 def supported_tolerance(change: Interval) -> float:
@@ -297,11 +430,60 @@ def baseline_checks(counts: Counts, baseline: ScoreReport, thresholds: Threshold
             checks.append(above)
             continue
         before = _side(baseline.counts, rate, thresholds.confidence)
+        part = refused_part(counts, rate) if rate in REFUSED_UNITS else None
+        if part is not None and before is not None:
+            checks.append(bounded_regression_check(rate, before, counts, thresholds, direction, part))
+            continue
         now = _side(counts, rate, thresholds.confidence)
-        check = regression_check(rate, before, now, thresholds.max_drop, direction)
+        check = regression_check(rate, before, now, thresholds.max_drop, direction, _trials_per_run(counts, rate))
         if check is not None:
             checks.append(check)
     return checks
+
+
+def _trials_per_run(counts: Counts, rate: str) -> float | None:
+    count: RateCount = getattr(counts, rate)
+    if not counts.runs:
+        return None
+    return count.denominator / counts.runs
+
+
+def bounded_regression_check(
+    rate: str, before: Proportion, counts: Counts, thresholds: Thresholds, direction: Direction, part: RefusedPart
+) -> Check:
+    """A baseline check whose current figures exclude refused steps: decided when it comes out the same
+    with every refused unit failing and with every one passing."""
+    count: RateCount = getattr(counts, rate)
+    numerator, denominator = Fraction(count.numerator), Fraction(count.denominator)
+    name = f"baseline:{rate}"
+    steps = f"{part.steps} refused step(s)"
+    observed = float(numerator / denominator) if denominator else None
+    if part.at_most is None or denominator == 0:
+        units = REFUSED_UNITS[rate]
+        why = f"could hold any number of {units}" if part.at_most is None else "could give it any value or none"
+        reason = f"the baseline's {rate} was {before.estimate:.4g}; the change cannot be bounded: the {steps} {why}"
+        return Check(name=name, rate=rate, observed=observed, limit=before.estimate, outcome="refused", reason=reason)
+    worst, best = (
+        regression_check(
+            rate, before, rate_proportion(rate, *side, thresholds.confidence), thresholds.max_drop, direction
+        )
+        for side in extremes(numerator, denominator, part.at_most)
+    )
+    assert worst is not None
+    assert best is not None
+    if worst.outcome == best.outcome:
+        reason = f"decided despite {steps}, the same with all of them failing and all passing: {worst.reason}"
+        outcome: CheckOutcome = worst.outcome
+    else:
+        reason = (
+            f"the {steps} could decide it either way: with all of them failing, {worst.reason}; with all passing, "
+            f"{best.reason}"
+        )
+        outcome = "refused"
+    return Check(
+        name=name, rate=rate, observed=observed, limit=before.estimate, outcome=outcome, reason=reason,
+        interval=worst.interval,
+    )  # fmt: skip
 
 
 def _above_its_scale(before: Counts, now: Counts, rate: str) -> Check | None:
@@ -343,13 +525,13 @@ class Scored:
 
 
 def nothing_scored(scored: Scored) -> list[str]:
-    """The refusal of a decision over runs in which no step carries any score (empty when one does, and
-    when steps were refused: their refusals say why they carry none)."""
-    if scored.auto_scored > 0 or scored.reviewed > 0 or scored.refused > 0:
+    """The refusal of a decision over runs in which no step carries any score (empty when one does)."""
+    if scored.auto_scored > 0 or scored.reviewed > 0:
         return []
+    refused = f" ({scored.refused} refused, see refusals)" if scored.refused else ""
     return [
-        f"nothing was scored: none of the {scored.steps} step(s) read has an auto score (re-derived or recorded) "
-        "or a human review, so no rate was measured; a gate that measured nothing does not pass "
+        f"nothing was scored: none of the {scored.steps} step(s) read{refused} has an auto score (re-derived or "
+        "recorded) or a human review, so no rate was measured; a gate that measured nothing does not pass "
         "(--allow-empty accepts it)"
     ]
 
@@ -365,13 +547,16 @@ def exit_code_of(outcome: Outcome) -> ExitCode:
     return EXIT_PASS
 
 
-def outcome_of(refused: bool, failed: bool) -> Outcome:
-    """Refusal wins over failure: a figure that could not be derived cannot be vouched for either way."""
-    if refused:
-        return "refused"
+def outcome_of(failed: bool, undecided: bool, checked: bool) -> Outcome:
+    """An established failure is a failure whatever the undecided checks would say; an undecided check
+    refuses the rest; a pass needs a criterion checked."""
     if failed:
         return "fail"
-    return "pass"
+    if undecided:
+        return "refused"
+    if checked:
+        return "pass"
+    return "not-gated"
 
 
 def decide(
@@ -387,53 +572,74 @@ def decide(
 ) -> Decision:
     """The decision value the exit code is taken from.
 
-    ``refusal_reasons`` summarise the report's refusals (any makes the outcome
-    refused); ``baseline`` is an earlier report, or a string saying why the
-    baseline given could not be read; ``scored`` says how many steps carry a
-    score (None: not known, as for a decision over rates alone).
+    ``refusal_reasons`` summarise the report's refusals (said, whatever the outcome; the checks they
+    could change are undecided through ``counts``' ``refused_at_most``); ``baseline`` is an earlier
+    report, or a string saying why the baseline given could not be read; ``scored`` says how many steps
+    carry a score (None: not known, as for a decision over rates alone).
     """
-    checks = threshold_checks(rates, thresholds, counts)
-    refused_reasons = list(refusal_reasons)
+    checks = threshold_checks(rates, thresholds, counts, mixed_models=scope.mixed_models)
+    undecided: list[str] = []
     if scored is not None and not thresholds.allow_empty:
-        refused_reasons.extend(nothing_scored(scored))
+        undecided.extend(nothing_scored(scored))
     if isinstance(baseline, str):
-        refused_reasons.append(f"baseline refused: {baseline}")
+        undecided.append(f"baseline refused: {baseline}")
     elif baseline is not None:
         problems = incomparable(scope, baseline)
-        refused_reasons.extend(problems)
+        undecided.extend(problems)
         if not problems:
             if counts is None:
-                refused_reasons.append("baseline refused: the current figures carry no counts to compare")
+                undecided.append("baseline refused: the current figures carry no counts to compare")
             else:
                 checks.extend(baseline_checks(counts, baseline, thresholds))
-    refused_reasons.extend(check.reason for check in checks if check.outcome == "refused")
-    failed_reasons = [check.reason for check in checks if check.outcome == "fail"]
+    undecided.extend(undecided_reasons(checks, thresholds.max_drop))
+    failed = [check.reason for check in checks if check.outcome == "fail"]
     if disagreements:
-        failed_reasons.append(
-            f"{disagreements} recorded auto-score field(s) disagree with the evidence (see disagreements)"
-        )
-    outcome = outcome_of(bool(refused_reasons), bool(failed_reasons))
-    reasons = [*refused_reasons, *failed_reasons]
-    if not reasons:
-        reasons = [pass_reason(checks, compared=isinstance(baseline, ScoreReport))]
+        failed.append(f"{disagreements} recorded auto-score field(s) disagree with the evidence (see disagreements)")
+    outcome = outcome_of(bool(failed), bool(undecided), bool(checks))
+    if outcome == "fail":
+        reasons = [*failed, *(f"also undecided: {reason}" for reason in undecided)]
+    elif outcome == "refused":
+        reasons = undecided
+    elif outcome == "pass":
+        reasons = [pass_reason(checks)]
+    else:
+        reasons = [not_gated_reason(compared=isinstance(baseline, ScoreReport))]
     return Decision(
         outcome=outcome,
-        reasons=reasons,
+        reasons=[*reasons, *refusal_reasons],
         exit_code=exit_code_of(outcome),
         thresholds=thresholds.as_report(),
         checks=checks,
     )
 
 
-def pass_reason(checks: Sequence[Check], *, compared: bool = False) -> str:
-    """Why the outcome is pass; ``compared``: a baseline was read (it may have had no rate to compare)."""
-    if not checks and compared:
-        return (
-            "the baseline has no rate to compare with (all are null) and no threshold was given; nothing was "
-            "refused and no recorded score disagrees with the evidence"
+def undecided_reasons(checks: Sequence[Check], max_drop: float) -> list[str]:
+    """A line per undecided check, but one line for all the baseline checks too noisy to decide."""
+    noisy = [check for check in checks if check.outcome == "refused" and check.runs_needed is not None]
+    reasons = [check.reason for check in checks if check.outcome == "refused" and check.runs_needed is None]
+    if noisy:
+        names = ", ".join(check.rate for check in noisy)
+        runs = max(check.runs_needed or 0 for check in noisy)
+        reasons.append(
+            f"baseline: too few runs to decide --max-drop {max_drop:g} for {names}; about {runs:,} runs per side "
+            "would decide them"
         )
-    if not checks:
-        return (
-            "no threshold or baseline was given; nothing was refused and no recorded score disagrees with the evidence"
-        )
-    return f"all {len(checks)} check(s) passed; nothing was refused and no recorded score disagrees with the evidence"
+    return reasons
+
+
+def pass_reason(checks: Sequence[Check]) -> str:
+    """Why the outcome is pass."""
+    return f"all {len(checks)} check(s) passed; no recorded score disagrees with the evidence"
+
+
+def not_gated_reason(*, compared: bool = False) -> str:
+    """Why nothing was gated, and how to gate."""
+    given = (
+        "the baseline has no rate to compare with (all are null) and no threshold was given"
+        if compared
+        else "no threshold or baseline was given"
+    )
+    return (
+        f"nothing was gated: {given}, so no criterion was checked (PASS needs one); "
+        "--min-mandated-compliance 1 fails on any mandated-gate violation"
+    )

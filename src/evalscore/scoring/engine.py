@@ -17,7 +17,6 @@ rates are still printed over the derivable steps, with the refused ones counted.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -29,8 +28,8 @@ from evalscore.scoring.compare import Disagreement, compare_step
 from evalscore.scoring.decision import Scope, Scored, decide
 from evalscore.scoring.intervals import DEFAULT_CONFIDENCE, Proportion, dimension_proportion, rate_proportion
 from evalscore.scoring.join import JoinedStep, SuiteIndex, index_suites, join_run, step_count
-from evalscore.scoring.partials import ModelRuns, Partial, PartialSum, RefusalTally, sum_partials
-from evalscore.scoring.rederive import Rederived, rederive_step
+from evalscore.scoring.partials import DEFAULT_LISTED, ModelRuns, Partial, PartialSum, RefusalTally, sum_partials
+from evalscore.scoring.rederive import Rederived, StepPlace, rederive_step
 from evalscore.scoring.refusal import (
     SCORING_MODEL_UNAVAILABLE,
     SCORING_MODELS_MIXED,
@@ -55,9 +54,12 @@ from evalscore.scoring.report import (
     ToolSignal,
     ToolUnresolved,
 )
+from evalscore.scoring.report_entries import gated_entry, listed_violations, violation_counts, violation_entry
 from evalscore.scoring.representable import oversized_count
 from evalscore.scoring.signals import LATENCY_EDGES_MS, SignalParams, Signals, signals_of
+from evalscore.scoring.step_violations import gated_step, recorded_violations, rederived_violations, review_violations
 from evalscore.scoring.thresholds import Thresholds
+from evalscore.sources import source_order
 from evalscore.vocabulary import DEFAULT_MODEL, ScoringModel
 
 if TYPE_CHECKING:
@@ -92,12 +94,23 @@ def gate_events_of(run: RunOf[Any]) -> Iterable[GateEvent]:
         yield from step.gate_events
 
 
+def places_of(sourced: SourcedRun) -> Iterable[tuple[StepPlace, StepResult]]:
+    """Each step of the run, and where it is."""
+    run = sourced.run
+    for task_index, task in enumerate(run.task_results):
+        for step_index, step in enumerate(task.step_results):
+            pointer = f"/task_results/{task_index}/step_results/{step_index}"
+            yield StepPlace(sourced.source, run.run_id, task.task_id, step.step_n, pointer), step
+
+
 def add_run_facts(total: PartialSum, sourced: SourcedRun, params: SignalParams) -> None:
     """What every run adds whatever the mode: its steps, reviews, signals, model and suite."""
     run = sourced.run
-    for step in steps_of(run):
+    for place, step in places_of(sourced):
+        review = review_of(step)
         total.add_step_counts(STEP_EXISTS)
-        total.add_step_counts(agg.review_counts(review_of(step)))
+        total.add_step_counts(agg.review_counts(review))
+        total.add_violations(list(review_violations(review, place)))
     total.add_signals(signals_of(gate_events_of(run), params))
     total.add_run(run.scoring_model, sourced.source, (run.suite_id, run.suite_version))
 
@@ -112,7 +125,12 @@ def add_rederived(total: PartialSum, joined: JoinedStep, model: ScoringModel) ->
     if isinstance(outcome, Refusal):
         total.add_refusal(outcome)  # one step: rederive_step refuses steps one at a time
         return
-    total.add_step_counts(agg.auto_counts(outcome.auto_score, model))
+    auto = outcome.auto_score
+    total.add_step_counts(agg.auto_counts(auto, model))
+    total.add_violations(list(rederived_violations(joined, auto, model)))
+    gated = gated_step(joined.place, auto.gates.mandated)
+    if gated is not None:
+        total.add_gated_step(gated)
     total.add_disagreements(disagreements_under_recorded(joined, outcome))
 
 
@@ -163,8 +181,14 @@ def score_run_recorded(sourced: SourcedRun, model: ScoringModel | None, params: 
     if oversized is not None:
         total.add_refusal(oversized)
         return total.total()
-    for step in steps_of(run):
-        total.add_step_counts(agg.auto_counts(step.auto_score, run.scoring_model))
+    for place, step in places_of(sourced):
+        auto = step.auto_score
+        total.add_step_counts(agg.auto_counts(auto, run.scoring_model))
+        if auto is not None:
+            total.add_violations(list(recorded_violations(auto, run.scoring_model, place)))
+            gated = gated_step(place, auto.gates.mandated)
+            if gated is not None:
+                total.add_gated_step(gated)
     return total.total()
 
 
@@ -200,12 +224,25 @@ def rate_interval(rate: str, ratio: agg.Ratio, confidence: float) -> RateInterva
     return interval_entry(rate_proportion(rate, ratio.numerator, ratio.denominator, confidence))
 
 
-def rate_count(rate: str, ratio: agg.Ratio, confidence: float) -> RateCount:
+def rate_count(rate: str, ratio: agg.Ratio, confidence: float, refused_at_most: int | None = 0) -> RateCount:
     return RateCount(
         numerator=_number(ratio.numerator),
         denominator=_number(ratio.denominator),
         interval=rate_interval(rate, ratio, confidence),
+        refused_at_most=refused_at_most,
     )
+
+
+def refused_at_most(total: agg.Aggregate) -> dict[str, int | None]:
+    """The most the refused steps could add to each auto-score rate's denominator (None: no bound)."""
+    unbounded = total.refused_unbounded > 0
+    return {
+        "mandated_compliance_rate": None if unbounded else total.refused_gated_calls,
+        "discretionary_ask_precision": None if unbounded else total.refused_questions,
+        "discretionary_blocker_recall": None if unbounded else total.refused_blockers,
+        "tool_match_accuracy": total.refused_steps,
+        "distraction_detection_rate": total.refused_distraction,
+    }
 
 
 def dimension_count(ratio: agg.Ratio, confidence: float) -> RateCount:
@@ -229,35 +266,49 @@ def rates_section(rates: agg.Rates) -> Rates:
     )
 
 
-def counts_section(total: agg.Aggregate, rates: agg.Rates, confidence: float = DEFAULT_CONFIDENCE) -> Counts:
+def counts_section(
+    total: agg.Aggregate, rates: agg.Rates, confidence: float = DEFAULT_CONFIDENCE, runs: int | None = None
+) -> Counts:
     recall = rates.discretionary_blocker_recall
     tool = rates.tool_match_accuracy
+    refused = refused_at_most(total)
     return Counts(
+        runs=runs,
         total_steps=total.total_steps,
         reviewed_steps=total.reviewed_steps,
         unscored_steps=total.unscored_steps,
         refused_steps=total.refused_steps,
         scored_steps=total.scored_steps,
-        mandated_compliance_rate=rate_count("mandated_compliance_rate", rates.mandated_compliance_rate, confidence),
+        mandated_compliance_rate=rate_count(
+            "mandated_compliance_rate", rates.mandated_compliance_rate, confidence, refused["mandated_compliance_rate"]
+        ),
         discretionary_ask_precision=rate_count(
-            "discretionary_ask_precision", rates.discretionary_ask_precision, confidence
+            "discretionary_ask_precision",
+            rates.discretionary_ask_precision,
+            confidence,
+            refused["discretionary_ask_precision"],
         ),
         discretionary_blocker_recall=RecallCount(
             numerator=_number(recall.numerator),
             denominator=_number(recall.denominator),
             interval=rate_interval("discretionary_blocker_recall", recall, confidence),
+            refused_at_most=refused["discretionary_blocker_recall"],
             basis=rates.recall_basis,
         ),
         tool_match_accuracy=ToolMatchCount(
             numerator=_number(tool.numerator),
             denominator=_number(tool.denominator),
             interval=rate_interval("tool_match_accuracy", tool, confidence),
+            refused_at_most=refused["tool_match_accuracy"],
             true=total.tool_match_true,
             partial=total.tool_match_partial,
             false=total.tool_match_false,
         ),
         distraction_detection_rate=rate_count(
-            "distraction_detection_rate", rates.distraction_detection_rate, confidence
+            "distraction_detection_rate",
+            rates.distraction_detection_rate,
+            confidence,
+            refused["distraction_detection_rate"],
         ),
         golden_truth_pass_rate=rate_count("golden_truth_pass_rate", rates.golden_truth_pass_rate, confidence),
         dimension_means={dimension: dimension_count(ratio, confidence) for dimension, ratio in rates.dimension_means},
@@ -306,16 +357,6 @@ def disagreement_entry(item: Disagreement) -> DisagreementEntry:
     return DisagreementEntry(**{name: getattr(item, name) for name in _DISAGREEMENT_FIELDS})
 
 
-_LINE_OF_SOURCE: Final = re.compile(r"(.*):([0-9]+)")
-
-
-def source_order(source: str) -> tuple[str, int]:
-    """``path`` or ``path:line`` as (path, line): line 10 after line 9, where the text would put it first;
-    a whole file (line 0) before its lines, which start at 1."""
-    match = _LINE_OF_SOURCE.fullmatch(source)
-    return (source, 0) if match is None else (match.group(1), int(match.group(2)))
-
-
 def refusal_order(item: Refusal) -> tuple[str, int]:
     """The order refusals are listed in, whatever order the inputs were given or read in: by input and
     line, and, sorted stably, as met within one (the report of the same inputs is the same bytes;
@@ -328,8 +369,12 @@ def disagreement_order(item: Disagreement) -> tuple[str, int]:
     return source_order(item.source)
 
 
+_REFUSAL_FIELDS: Final = tuple(name for name in RefusalEntry.model_fields)
+
+
 def refusal_entry(item: Refusal) -> RefusalEntry:
-    return RefusalEntry(**dataclasses.asdict(item))
+    """The report's entry (the bounds a refusal carries are counted in the aggregate, not listed)."""
+    return RefusalEntry(**{name: getattr(item, name) for name in _REFUSAL_FIELDS})
 
 
 def mixed_models_refusal(recorded_models: Sequence[ModelRuns]) -> Refusal | None:
@@ -369,9 +414,15 @@ def refusal_summary(refusals: Sequence[Refusal], unlisted: RefusalTally = ()) ->
         return []
     kinds = ", ".join(f"{code}: {count}" for code, count in sorted(codes.items()))
     return [
-        f"{total} refusal(s) ({kinds}) covering {steps} step(s): those figures are not derivable honestly, "
-        "so the decision is refused rather than pass or fail; the rates exclude the refused steps (see refusals)"
+        f"{total} refusal(s) ({kinds}) covering {steps} step(s): not derivable honestly, so excluded from every "
+        "rate and listed; a check they could change is not decided (see refusals)"
     ]
+
+
+def listed_refusals(refusals: Sequence[Refusal], unlisted: RefusalTally, listed: int) -> tuple[list[Refusal], int]:
+    """The first ``listed`` refusals, and how many are not listed."""
+    not_kept = sum(count for _, count, _ in unlisted)
+    return list(refusals[:listed]), not_kept + max(len(refusals) - listed, 0)
 
 
 def report_model(partial: Partial, rederived: bool, scoring_model: ScoringModel | None) -> ScoringModel | None:
@@ -409,11 +460,13 @@ def build_report(
     baseline: ScoreReport | str | None = None,
     signal_params: SignalParams | None = None,
     inputs: Sequence[InputRef] = (),
+    listed: int = DEFAULT_LISTED,
 ) -> ScoreReport:
-    """Turn a merged partial into the report value, decision included."""
+    """Turn a merged partial into the report value, decision included; each list holds at most ``listed``."""
     thresholds = thresholds or Thresholds()
     params = signal_params or SignalParams()
     refusals = sorted(partial.refusals, key=refusal_order)
+    mixed = None
     if not rederived and scoring_model is None:
         mixed = mixed_models_refusal(partial.recorded_models)
         if mixed is not None:
@@ -423,11 +476,12 @@ def build_report(
     rates = rates_section(computed)
     suites = tuple(SuiteRef(id=suite_id, version=version) for suite_id, version in sorted(partial.suites))
     source: Source = "rederived" if rederived else "recorded"
-    counts = counts_section(partial.aggregate, computed, thresholds.confidence)
+    runs = sum(runs.runs for runs in partial.recorded_models)
+    counts = counts_section(partial.aggregate, computed, thresholds.confidence, runs)
     decision = decide(
         rates,
         thresholds,
-        scope=Scope(source=source, scoring_model=model, suites=suites),
+        scope=Scope(source=source, scoring_model=model, suites=suites, mixed_models=mixed is not None),
         refusal_reasons=refusal_summary(refusals, partial.unlisted_refusals),
         disagreements=len(partial.disagreements) + partial.unlisted_disagreements,
         baseline=baseline,
@@ -439,9 +493,15 @@ def build_report(
         ),
         counts=counts,
     )
+    inputs = sorted(inputs, key=lambda entry: (entry.path, entry.kind, entry.sha256))
+    paths = [entry.path for entry in inputs]
+    shown_refusals, unlisted_refusals = listed_refusals(refusals, partial.unlisted_refusals, listed)
+    disagreements = sorted(partial.disagreements, key=disagreement_order)
+    violations = listed_violations(partial.violations, listed)
+    gated = sorted(partial.gated_steps, key=lambda step: source_order(step.source))
     return ScoreReport(
         evalscore_version=__version__,
-        inputs=sorted(inputs, key=lambda entry: (entry.path, entry.kind, entry.sha256)),
+        inputs=inputs,
         source=source,
         scoring_model=model,
         suites=list(suites),
@@ -449,10 +509,14 @@ def build_report(
         rates=rates,
         counts=counts,
         signals=signals_section(partial.signals, params),
-        disagreements=[disagreement_entry(item) for item in sorted(partial.disagreements, key=disagreement_order)],
-        unlisted_disagreements=partial.unlisted_disagreements,
-        refusals=[refusal_entry(item) for item in refusals],
-        unlisted_refusals=sum(count for _, count, _ in partial.unlisted_refusals),
+        disagreements=[disagreement_entry(item) for item in disagreements[:listed]],
+        unlisted_disagreements=partial.unlisted_disagreements + max(len(disagreements) - listed, 0),
+        refusals=[refusal_entry(item) for item in shown_refusals],
+        unlisted_refusals=unlisted_refusals,
+        violations=[violation_entry(item, paths) for item in violations],
+        violation_counts=violation_counts(partial.violations, partial.unlisted_violations, len(violations)),
+        mandated_steps=[gated_entry(item, paths) for item in gated[:listed]],
+        unlisted_mandated_steps=partial.unlisted_gated_steps + max(len(partial.gated_steps) - listed, 0),
         decision=decision,
     )
 
@@ -466,6 +530,7 @@ def score(
     baseline: ScoreReport | str | None = None,
     signal_params: SignalParams | None = None,
     inputs: Sequence[InputRef] = (),
+    listed: int = DEFAULT_LISTED,
 ) -> ScoreReport:
     """Score parsed runs, re-deriving against ``suites`` when any are given.
 
@@ -473,7 +538,8 @@ def score(
     without suites, None aggregates each run under its recorded model, and a
     model given refuses runs recorded under another. ``baseline`` is an
     earlier report (``parse_report``) or a string saying why the one given
-    could not be read (then the decision is refused).
+    could not be read (then the decision is refused); each of the report's lists
+    holds at most ``listed``.
     """
     from evalscore.scoring.repeated_runs import RepeatedRuns  # noqa: PLC0415 - it imports this module's Partial
 
@@ -493,4 +559,5 @@ def score(
         baseline=baseline,
         signal_params=params,
         inputs=inputs,
+        listed=listed,
     )

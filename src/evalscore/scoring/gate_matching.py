@@ -91,6 +91,16 @@ def first_call_index(gate: MandatedGate, first: dict[str, int]) -> int | None:
     return min((first[tool] for tool in gate.before_tools if tool in first), default=None)
 
 
+def gated_count(gates: Sequence[MandatedGate], calls: Sequence[str], model: ScoringModel) -> int:
+    """How many gates the step's calls require, whatever the ordering: under v1 the gates some call
+    triggers, under v2 and v3 the calls a gate governs."""
+    if model == "v1":
+        first = first_calls(calls)
+        return sum(1 for gate in gates if first_call_index(gate, first) is not None)
+    covering = gates_by_tool(gates)
+    return sum(1 for tool in calls if tool in covering)
+
+
 # --- v1 (legacy) ---------------------------------------------------------------------------
 
 

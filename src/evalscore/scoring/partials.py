@@ -16,15 +16,22 @@ from evalscore.listing import Listing
 from evalscore.pickled_as_fields import pickled_as_fields
 from evalscore.scoring import aggregate as agg
 from evalscore.scoring.compare import Disagreement, disagreement_text
-from evalscore.scoring.refusal import Refusal, refusal_text
+from evalscore.scoring.refusal import Refusal, refusal_text, refused_counts
 from evalscore.scoring.signals import Signals, SignalSum, empty_signals
+from evalscore.scoring.violations import GatedStep, Violation, ViolationListing, gated_step_text
 from evalscore.vocabulary import ScoringModel
 
 _T = TypeVar("_T")
 
-LISTED_PER_KIND: Final = 10_000
-"""Refusals, and disagreements, a report lists: past these they are counted, not kept, so memory
-does not grow with the input (a log where every step is refused has as many refusals as steps)."""
+MAX_LISTED: Final = 10_000
+"""The most ``--max-listed`` may ask a report to list of each kind."""
+LISTED_PER_KIND: Final = MAX_LISTED
+"""Refusals, disagreements, violations of each rate, and steps holding a mandated gate, a partial keeps
+to list: past these they are counted, not kept, so memory does not grow with the input (a log where
+every step is refused has as many refusals as steps). A report lists fewer (``--max-listed``)."""
+DEFAULT_LISTED: Final = 1_000
+"""Violations, refusals, disagreements and steps holding a mandated gate a report lists at most of each
+by default (``--max-listed``, at most ``LISTED_PER_KIND``); the rest are counted."""
 LISTED_TEXT: Final = listing.LISTED_TEXT
 """Characters of text the listed refusals (and, apart, the listed disagreements) may hold: fewer are
 listed when they would hold more (an id or a quoted value is as long as the log makes it)."""
@@ -33,6 +40,8 @@ SOURCES_PER_MODEL: Final = 10
 
 RefusalTally = tuple[tuple[str, int, int], ...]
 """``(code, refusals, steps they cover)`` per refusal code, sorted by code."""
+ViolationTally = tuple[tuple[str, int], ...]
+"""``(code, violations)`` per violation code, sorted by code."""
 
 
 @pickled_as_fields
@@ -67,6 +76,14 @@ class Partial:
     """The runs per recorded scoring model, sorted by model."""
     suites: frozenset[tuple[str, str]] = frozenset()
     """``(suite_id, suite_version)`` every run names."""
+    violations: tuple[Violation, ...] = ()
+    """Per rate, the first violations in input order (``violations.ViolationListing``)."""
+    unlisted_violations: ViolationTally = ()
+    """Violations found past the listed ones, per code."""
+    gated_steps: tuple[GatedStep, ...] = ()
+    """The first steps holding a mandated gate, in input order."""
+    unlisted_gated_steps: int = 0
+    """Steps holding a mandated gate past the listed ones."""
 
 
 EMPTY_PARTIAL: Final = Partial()
@@ -98,6 +115,7 @@ class PartialSum:
         "_aggregate",
         "_disagreement_listing",
         "_disagreements",
+        "_gated",
         "_model_runs",
         "_model_sources",
         "_refusal_listing",
@@ -106,6 +124,7 @@ class PartialSum:
         "_suites",
         "_unlisted_disagreements",
         "_unlisted_refusals",
+        "_violations",
     )
 
     def __init__(self, first: Partial = EMPTY_PARTIAL) -> None:
@@ -121,6 +140,8 @@ class PartialSum:
         self._model_runs: dict[ScoringModel, int] = {}
         self._model_sources: dict[ScoringModel, list[str]] = {}
         self._suites: set[tuple[str, str]] = set()
+        self._violations = ViolationListing(LISTED_PER_KIND, LISTED_TEXT)
+        self._gated = GatedListing()
         self.add(first)
 
     def add(self, part: Partial) -> None:
@@ -138,6 +159,10 @@ class PartialSum:
         for runs in part.recorded_models:
             self._add_model_runs(runs.model, runs.runs, runs.sources)
         self._suites.update(part.suites)
+        self.add_violations(part.violations)
+        for code, count in part.unlisted_violations:
+            self._violations.add_unlisted(code, count)
+        self._gated.add_part(part.gated_steps, part.unlisted_gated_steps)
 
     # What one run adds, straight into the sum: the hot path builds no ``Partial`` per step.
 
@@ -157,8 +182,15 @@ class PartialSum:
 
     def add_refusal(self, refusal: Refusal) -> None:
         """A refusal, and the ``refusal.steps`` steps it removes from the auto-score rates."""
-        self._aggregate.add_counts({"refused_steps": refusal.steps})
+        self._aggregate.add_counts(refused_counts(refusal))
         self._list_refusal(refusal)
+
+    def add_violations(self, items: Sequence[Violation]) -> None:
+        for item in items:
+            self._violations.add(item)
+
+    def add_gated_step(self, step: GatedStep) -> None:
+        self._gated.add(step)
 
     def _list_refusal(self, refusal: Refusal) -> None:
         if self._refusal_listing.take(refusal_text(refusal)):
@@ -195,7 +227,35 @@ class PartialSum:
                 for model in sorted(self._model_runs)
             ),
             suites=frozenset(self._suites),
+            violations=self._violations.items(),
+            unlisted_violations=self._violations.unlisted_tally(),
+            gated_steps=tuple(self._gated.items),
+            unlisted_gated_steps=self._gated.unlisted,
         )
+
+
+class GatedListing:
+    """The first steps holding a mandated gate, in input order, and a count of the others."""
+
+    __slots__ = ("_listing", "items", "unlisted")
+
+    def __init__(self) -> None:
+        self._listing = Listing(LISTED_PER_KIND, LISTED_TEXT)
+        self.items: list[GatedStep] = []
+        self.unlisted = 0
+
+    def add(self, step: GatedStep) -> None:
+        if self._listing.take(gated_step_text(step)):
+            self.items.append(step)
+        else:
+            self.unlisted += 1
+
+    def add_part(self, steps: Sequence[GatedStep], unlisted: int) -> None:
+        for step in steps:
+            self.add(step)
+        if unlisted:
+            self._listing.close()
+            self.unlisted += unlisted
 
 
 def sum_partials(parts: Iterable[Partial]) -> Partial:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal
 
 from evalscore.scoring.blocker_matching import BlockerMatcher, blocker_texts
-from evalscore.scoring.gate_matching import OrderingUnobserved, match_mandated
+from evalscore.scoring.gate_matching import OrderingUnobserved, gated_count, match_mandated
 from evalscore.scoring.refusal import ORDERING_UNOBSERVED, Refusal
 from evalscore.vocabulary import ScoringModel, ToolMatch
 
@@ -181,6 +181,12 @@ def rederive_step(
             run_id=place.run_id,
             task_id=place.task_id,
             step_n=place.step_n,
+            bounds=(
+                gated_count(task.mandated_gates, calls, model),
+                len(questions_of(events)),
+                len(step.blockers),
+                int(task.is_distraction),
+            ),
         )
     caught, acted = distraction(task.is_distraction, result.agent_final_output, calls, events)
     recorded = result.auto_score

@@ -32,7 +32,10 @@ Finite = Annotated[float, Field(allow_inf_nan=False)]
 PACKAGE_VERSION_PATTERN: Final = r"^[0-9]+\.[0-9]+\.[0-9]+(?:[-+][0-9A-Za-z.+-]*)?" + END_OF_TEXT
 """A package version: major.minor.patch, then a pre-release (``-rc1``) or build (``+local``) part."""
 
-Outcome = Literal["pass", "fail", "refused"]
+Outcome = Literal["pass", "fail", "refused", "not-gated"]
+"""``pass``: every criterion checked held; ``fail``: one established failure; ``refused``: a check the
+figures cannot decide; ``not-gated``: no criterion (threshold or baseline) was given, nothing failed."""
+CheckOutcome = Literal["pass", "fail", "refused"]
 ExitCode = Literal[0, 1, 4]
 Source = Literal["rederived", "recorded"]
 
@@ -107,6 +110,10 @@ class RateCount(ReportModel):
     """What it was counted over; 0 makes the rate null."""
     interval: RateInterval | None = None
     """The rate's interval; null when the denominator is 0 (and in reports written before intervals)."""
+    refused_at_most: Amount | None = 0
+    """The most the refused steps could add to the denominator, were they derivable (a check the refused
+    steps could flip is not decided); null when nothing bounds it (a step whose suite, task, step or tools
+    are not known could hold any number of gates). 0 in reports written before it was added."""
 
 
 class ToolMatchCount(RateCount):
@@ -132,6 +139,8 @@ class RecallCount(RateCount):
 class Counts(ReportModel):
     """Step counts and the numerators and denominators behind every rate."""
 
+    runs: Count | None = None
+    """Runs scored (a run given twice counts once). Absent (null) in reports written before it was added."""
     total_steps: Count
     """Every step of every run in scope."""
     reviewed_steps: Count
@@ -283,6 +292,94 @@ class RefusalEntry(ReportModel):
     """How many steps this refusal removes from the auto-score rates."""
 
 
+class ViolationEntry(ReportModel):
+    """One counted failure of a rate: where it happened and why (docs/RULES.md lists the codes)."""
+
+    rate: str
+    """The rate it counts against."""
+    code: str
+    """Stable reason code."""
+    message: str
+    """Why, in words."""
+    source: str
+    """The run's input (``path:line`` for a JSONL line)."""
+    input: str
+    """The input file."""
+    line: int | None
+    """The JSONL line, when the input holds one run a line."""
+    run_id: str
+    """The run."""
+    task_id: str
+    """The task."""
+    step_n: int
+    """The step."""
+    step_pointer: str
+    """JSON Pointer of the step result within the run."""
+    pointer: str
+    """JSON Pointer of the evidence (the call, the question, the recorded value; the step itself for a
+    blocker nobody asked about)."""
+    call_pointer: str | None
+    """JSON Pointer of the task tool call concerned, if any."""
+    gate_pointer: str | None
+    """JSON Pointer of the gate event concerned, if any."""
+    tool: str | None
+    """The tool the call named, if a call is concerned."""
+    gate_id: str | None
+    """The mandated gate's id, or the blocker's."""
+    weight: Amount
+    """Its share of the rate's shortfall (denominator less numerator): 1; 0.5 for a partial tool match; a
+    recorded amount, as recorded."""
+    scoring_model: ScoringModel | None
+    """The gate rules it was judged under; null for a review."""
+
+
+class ReasonCount(ReportModel):
+    """How many violations of one reason were found."""
+
+    rate: str
+    """The rate."""
+    code: str
+    """The reason code."""
+    count: Count
+    """Violations found, listed or not."""
+
+
+class ViolationCounts(ReportModel):
+    """How many violations were found, and whether ``violations`` lists them all."""
+
+    total: Count
+    """Every violation found."""
+    listed: Count
+    """Those in ``violations``."""
+    complete: bool
+    """Whether ``violations`` lists every one (``total`` equals ``listed``)."""
+    by_reason: list[ReasonCount]
+    """Per rate (mandated first) and reason code."""
+
+
+class GatedStepEntry(ReportModel):
+    """A step that holds a mandated gate (a gated call ran in it)."""
+
+    source: str
+    """The run's input (``path:line`` for a JSONL line)."""
+    input: str
+    """The input file."""
+    line: int | None
+    """The JSONL line, when the input holds one run a line."""
+    run_id: str
+    """The run."""
+    task_id: str
+    """The task."""
+    step_n: int
+    """The step."""
+    step_pointer: str
+    """JSON Pointer of the step result within the run."""
+    required: Count
+    """Gates the step's calls required."""
+    violated: Count
+    """Of them, those violated (``violations`` says why)."""
+
+
 class DecisionThresholds(ReportModel):
     """The thresholds the decision applied; null when not set."""
 
@@ -301,7 +398,7 @@ class DecisionThresholds(ReportModel):
     max_prefilled_ratio: Finite | None
     """Highest acceptable prefilled_ratio."""
     max_drop: Finite
-    """Largest tolerated worsening of a rate against the baseline."""
+    """Largest tolerated worsening of a rate against the baseline (--max-drop, default 0.05)."""
     allow_empty: bool = False
     """Whether a decision over runs in which nothing was scored was accepted (``--allow-empty``)."""
     confidence: Finite = 0.95
@@ -321,24 +418,28 @@ class Check(ReportModel):
     """The rate now."""
     limit: float
     """The threshold, or the baseline value."""
-    outcome: Outcome
-    """pass, fail, or refused when the rate is null or its interval cannot decide the check."""
+    outcome: CheckOutcome
+    """pass, fail, or refused when the rate is null, its interval or the refused steps could decide it either way."""
     reason: str
     """In words."""
     interval: RateInterval | None = None
     """The interval the check was decided on: the rate's (a threshold with --threshold-basis interval),
     or the change's in the bad direction (a baseline check); null for a threshold on the point estimate."""
+    runs_needed: Count | None = None
+    """A baseline check too noisy to decide: about how many runs per side would decide it, were the figures
+    to stay as they are; null otherwise."""
 
 
 class Decision(ReportModel):
     """The verdict; the exit code is taken from here and nowhere else."""
 
     outcome: Outcome
-    """pass, fail or refused (refused wins over fail)."""
+    """fail when any check's failure is established (or recorded scores disagree with the evidence); else
+    refused when a check cannot be decided; else pass when a criterion was checked; else not-gated."""
     reasons: list[str]
     """Why, one line each."""
     exit_code: ExitCode
-    """0 pass, 1 fail, 4 refused."""
+    """0 pass or not-gated, 1 fail, 4 refused."""
     thresholds: DecisionThresholds
     """What was applied."""
     checks: list[Check]
@@ -368,16 +469,26 @@ class ScoreReport(ReportModel):
     """Oversight signals, unscored."""
     disagreements: list[DisagreementEntry]
     """Recorded auto scores the evidence contradicts, in input order: every one, unless there are
-    more than 10,000 (then the first 10,000: memory must not grow with the input)."""
+    more than --max-listed (default 1,000; then the first: memory must not grow with the input)."""
     unlisted_disagreements: Count = 0
     """Disagreements found but not listed in ``disagreements``; the decision counts them. Absent
     from reports written before the list was bounded, which listed every one (so: 0)."""
     refusals: list[RefusalEntry]
-    """Figures not derivable honestly, in input order: every one, unless there are more than 10,000
-    (then the first 10,000, and the refusal of mixed scoring models when there is one)."""
+    """Figures not derivable honestly, in input order: every one, unless there are more than --max-listed
+    (default 1,000; then the first, and the refusal of mixed scoring models when there is one)."""
     unlisted_refusals: Count = 0
     """Refusals made but not listed in ``refusals``; the decision counts them. Absent from reports
     written before the list was bounded, which listed every one (so: 0)."""
+    violations: list[ViolationEntry] = []
+    """Every counted failure of a rate, mandated gates first, each rate's in input order, up to
+    --max-listed (default 1,000). Absent from reports written before it was added."""
+    violation_counts: ViolationCounts | None = None
+    """How many violations were found, per reason. Absent (null) in reports written before it was added."""
+    mandated_steps: list[GatedStepEntry] = []
+    """The steps holding a mandated gate, in input order, up to --max-listed. Absent from reports written
+    before it was added."""
+    unlisted_mandated_steps: Count = 0
+    """Steps holding a mandated gate not listed in ``mandated_steps``."""
     decision: Decision
     """The verdict and exit code."""
 

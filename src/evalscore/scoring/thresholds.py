@@ -7,7 +7,7 @@ it starts its workers, and that must not load pydantic.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from evalscore.scoring.intervals import DEFAULT_CONFIDENCE
 
@@ -15,6 +15,11 @@ if TYPE_CHECKING:
     from evalscore.scoring.report import DecisionThresholds
 
 ThresholdBasis = Literal["point", "interval"]
+DEFAULT_MAX_DROP: Final = 0.05
+"""``--max-drop``: a worsening of five points of a rate is tolerated, a larger one established beyond the
+noise fails. With 0, an unchanged rate could never pass (the interval of no change straddles 0); with
+0.05, unchanged figures pass once the rate rests on about 770 trials per side at worst (a rate near
+0.5; about 280 near 0.9), which a thousand runs of a few steps give (docs/statistics.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +33,7 @@ class Thresholds:
     min_distraction_catch: float | None = None
     min_golden_truth_pass: float | None = None
     max_prefilled_ratio: float | None = None
-    max_drop: float = 0.0
+    max_drop: float = DEFAULT_MAX_DROP
     allow_empty: bool = False
     """Accept a decision over runs in which nothing was scored (else it is refused)."""
     confidence: float = DEFAULT_CONFIDENCE

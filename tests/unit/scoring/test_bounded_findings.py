@@ -64,8 +64,8 @@ def test_refusals_past_the_bound_are_counted_and_the_decision_counts_every_one(
     assert report.unlisted_refusals == 5
     assert report.counts.refused_steps == 8
     assert (report.decision.outcome, report.decision.exit_code) == ("refused", 4)
-    assert report.decision.reasons[0].startswith(
-        "8 refusal(s) (scoring-model-unavailable: 8) covering 8 step(s): those figures are not derivable honestly"
+    assert report.decision.reasons[-1].startswith(
+        "8 refusal(s) (scoring-model-unavailable: 8) covering 8 step(s): not derivable honestly"
     )
 
 
@@ -74,7 +74,7 @@ def test_with_nothing_listed_a_refusal_still_refuses_the_decision(monkeypatch: p
     report = score(v1_runs(2), scoring_model="v3")
     assert (report.refusals, report.unlisted_refusals) == ([], 2)
     assert report.decision.outcome == "refused"
-    assert report.decision.reasons[0].startswith("2 refusal(s) (scoring-model-unavailable: 2) covering 2 step(s)")
+    assert report.decision.reasons[-1].startswith("2 refusal(s) (scoring-model-unavailable: 2) covering 2 step(s)")
 
 
 def test_exactly_the_bound_of_refusals_lists_every_one(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,7 +103,7 @@ def test_the_text_report_says_how_many_refusals_were_not_listed(monkeypatch: pyt
     monkeypatch.setattr(partials, "LISTED_PER_KIND", 2)
     text = render_score_text(score(v1_runs(1205), scoring_model="v3"), width=200)
     assert "Refused: not derivable honestly (1205):" in text
-    assert "  ... and 1,203 more refusal(s) not listed; the decision counts them" in text
+    assert "  ... and 1,203 more refusal(s) (-v and --format json list more); the decision counts them" in text
     assert text.count("scoring-model-unavailable runs.jsonl:") == 2
 
 
@@ -125,7 +125,7 @@ def test_disagreements_past_the_bound_are_counted_and_the_decision_counts_every_
     assert "8 recorded auto-score field(s) disagree with the evidence" in " ".join(report.decision.reasons)
     text = render_score_text(report, width=200)
     assert "Recorded scores that disagree with the evidence (8):" in text
-    assert "  ... and 5 more disagreement(s) not listed; the decision counts them" in text
+    assert "  ... and 5 more disagreement(s) (-v and --format json list more); the decision counts them" in text
 
 
 def test_with_nothing_listed_a_disagreement_still_fails_the_decision(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,6 +13,7 @@ from evalscore.scoring.decision import (
     incomparable,
     interval_sides,
     interval_threshold_check,
+    not_gated_reason,
     pass_reason,
     regression_check,
     threshold_check,
@@ -24,7 +25,10 @@ from .builders import REFUND, approval, gate, run, step_def, step_result, suite,
 
 GATED = suite(task_def("t1", [step_def(1, expected=[REFUND])], gates=[gate()]))
 REGRESSION_NAMES = [name for name, _ in REGRESSION_RATES]
-NOTHING_WRONG = "nothing was refused and no recorded score disagrees with the evidence"
+NOTHING_WRONG = "no recorded score disagrees with the evidence"
+HOW_TO_GATE = (
+    "so no criterion was checked (PASS needs one); --min-mandated-compliance 1 fails on any mandated-gate violation"
+)
 NOT_COMPARABLE = "figures under different rules or suites are not comparable"
 
 
@@ -37,16 +41,20 @@ def scope_of(report: ScoreReport) -> Scope:
     return Scope(source=report.source, scoring_model=report.scoring_model, suites=tuple(report.suites))
 
 
-def test_a_pass_without_any_check_says_no_threshold_or_baseline_was_given() -> None:
+def test_without_any_check_nothing_was_gated_and_the_reason_says_how_to_gate() -> None:
     decision = honored().decision
     assert decision.checks == []
-    assert decision.reasons == [f"no threshold or baseline was given; {NOTHING_WRONG}"]
+    assert (decision.outcome, decision.exit_code) == ("not-gated", 0)
+    assert decision.reasons == [f"nothing was gated: no threshold or baseline was given, {HOW_TO_GATE}"]
 
 
-ALL_NULL = f"the baseline has no rate to compare with (all are null) and no threshold was given; {NOTHING_WRONG}"
+ALL_NULL = (
+    "nothing was gated: the baseline has no rate to compare with (all are null) and no threshold was given, "
+    + HOW_TO_GATE
+)
 
 
-def test_a_pass_against_an_all_null_baseline_says_the_baseline_had_nothing_to_compare() -> None:
+def test_an_all_null_baseline_gates_nothing_and_says_the_baseline_had_nothing_to_compare() -> None:
     current = honored()
     nothing_measured = current.model_copy(
         update={
@@ -69,6 +77,7 @@ def test_a_pass_against_an_all_null_baseline_says_the_baseline_had_nothing_to_co
         counts=current.counts,
     )
     assert decision.checks == []
+    assert decision.outcome == "not-gated"
     assert decision.reasons == [ALL_NULL]
 
 
@@ -87,8 +96,13 @@ def test_a_pass_with_checks_against_a_baseline_says_how_many_passed() -> None:
     assert decision.reasons == [f"all 3 check(s) passed; {NOTHING_WRONG}"]
 
 
-def test_a_pass_reason_asked_without_saying_whether_a_baseline_was_read_assumes_none() -> None:
-    assert pass_reason([]) == f"no threshold or baseline was given; {NOTHING_WRONG}"
+def test_a_not_gated_reason_asked_without_saying_whether_a_baseline_was_read_assumes_none() -> None:
+    assert not_gated_reason() == f"nothing was gated: no threshold or baseline was given, {HOW_TO_GATE}"
+
+
+def test_a_pass_reason_counts_the_checks() -> None:
+    check = threshold_check("min_tool_match", "tool_match_accuracy", 1.0, 0.5, "min")
+    assert pass_reason([check, check]) == f"all 2 check(s) passed; {NOTHING_WRONG}"
 
 
 def test_a_pass_with_checks_says_how_many_passed() -> None:
@@ -280,18 +294,27 @@ def test_a_fall_inside_the_noise_is_refused_with_the_tolerance_it_supports_and_t
     assert check.outcome == "refused"
     assert check.interval is not None
     assert check.interval.low <= 0 < check.interval.high
-    assert "the interval straddles the allowed 0, so these figures cannot decide" in check.reason
-    assert (
-        f"the smallest tolerance they support is {math.ceil(check.interval.high * 1000) / 1000:.3f} (" in check.reason
+    assert "(worsening +0.333, 95% -0.123 to +0.700): too few trials to decide the allowed 0; " in check.reason
+    # to establish the fall
+    supported = math.ceil(check.interval.high * 1000) / 1000
+    assert check.reason.endswith(
+        f"; about 11 trials per side would decide it (they support --max-drop {supported:.3f})"
     )
-    assert check.reason.endswith("; about 11 trials per side would be needed to decide 0")  # to establish the fall
+    assert check.runs_needed is None  # not asked in runs
 
 
 def test_a_refusal_with_a_reachable_tolerance_says_roughly_how_many_trials_per_side_decide_it() -> None:
     check = regression_check("mandated_compliance_rate", side(6, 6), side(5, 6), 0.5, "min")
     assert check is not None
     assert check.outcome == "refused"
-    assert check.reason.endswith("about 9 trials per side would be needed to decide 0.5")
+    assert check.reason.endswith("about 9 trials per side would decide it (they support --max-drop 0.564)")
+
+
+def test_a_refusal_given_the_trials_per_run_says_how_many_runs_per_side_decide_it() -> None:
+    check = regression_check("mandated_compliance_rate", side(6, 6), side(5, 6), 0.5, "min", trials_per_run=2.0)
+    assert check is not None
+    assert (check.outcome, check.runs_needed) == ("refused", 5)  # 9 trials, 2 a run
+    assert check.reason.endswith("about 5 runs per side would decide it (they support --max-drop 0.564)")
 
 
 def test_a_rising_ceiling_rate_is_a_regression_that_says_it_rose() -> None:
@@ -337,9 +360,10 @@ def test_an_unchanged_rate_is_said_to_have_stayed_and_a_zero_tolerance_cannot_be
     assert check.outcome == "refused"
     assert check.reason.startswith("mandated_compliance_rate stayed at 0.6667 (worsening +0.000, 95% -0.")
     assert check.reason.endswith(
-        "no practical number of trials would decide 0: the estimated worsening is that tolerance itself, or within a "
-        "hair of it"
+        "no practical sample would decide it: the estimated worsening is the tolerance itself (they support "
+        "--max-drop 0.437)"
     )
+    assert check.runs_needed is None
 
 
 def test_a_rate_the_baseline_did_not_measure_is_not_compared() -> None:

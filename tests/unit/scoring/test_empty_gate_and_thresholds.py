@@ -47,8 +47,9 @@ def test_no_step_at_all_is_nothing_scored_too() -> None:
     assert decided(Scored(steps=0, refused=0, auto_scored=0, reviewed=0))[0] == "refused"
 
 
-def test_allow_empty_lets_a_decision_over_nothing_pass() -> None:
-    assert decided(NOTHING, Thresholds(allow_empty=True))[0] == "pass"
+def test_allow_empty_lets_a_decision_over_nothing_go_ungated_and_never_pass() -> None:
+    assert decided(NOTHING, Thresholds(allow_empty=True))[0] == "not-gated"
+    assert decided(NOTHING, Thresholds(allow_empty=True, min_tool_match=0.5))[0] == "refused"  # a null rate
 
 
 @pytest.mark.parametrize(
@@ -61,15 +62,19 @@ def test_allow_empty_lets_a_decision_over_nothing_pass() -> None:
 )
 def test_one_scored_step_is_something_measured(scored: Scored) -> None:
     assert nothing_scored(scored) == []
-    assert decided(scored)[0] == "pass"
+    assert decided(scored)[0] == "not-gated"
 
 
-def test_refused_steps_are_refused_by_their_own_reasons_not_as_nothing_scored() -> None:
-    assert nothing_scored(Scored(steps=3, refused=1, auto_scored=0, reviewed=0)) == []
+def test_steps_that_are_all_refused_are_nothing_scored_and_the_reason_counts_the_refused() -> None:
+    assert nothing_scored(Scored(steps=3, refused=1, auto_scored=0, reviewed=0)) == [
+        "nothing was scored: none of the 3 step(s) read (1 refused, see refusals) has an auto score (re-derived or "
+        "recorded) or a human review, so no rate was measured; a gate that measured nothing does not pass "
+        "(--allow-empty accepts it)"
+    ]
 
 
 def test_a_decision_over_rates_alone_does_not_judge_emptiness() -> None:
-    assert decided(None)[0] == "pass"
+    assert decided(None)[0] == "not-gated"
 
 
 NEW_THRESHOLDS = [
@@ -106,4 +111,4 @@ def test_the_engine_refuses_runs_in_which_nothing_was_scored_counting_their_step
     assert (report.decision.outcome, report.decision.exit_code) == ("refused", 4)
     assert report.decision.reasons[0].startswith("nothing was scored: none of the 3 step(s) read has an auto score")
     allowed = score(unscored, thresholds=Thresholds(allow_empty=True))
-    assert (allowed.decision.outcome, allowed.decision.thresholds.allow_empty) == ("pass", True)
+    assert (allowed.decision.outcome, allowed.decision.thresholds.allow_empty) == ("not-gated", True)

@@ -39,7 +39,14 @@ def test_with_a_suite_the_figures_are_rederived_under_v3_by_default() -> None:
     assert (report.source, report.scoring_model) == ("rederived", "v3")
     assert report.rates.mandated_compliance_rate == 0.0
     assert report.disagreements == []  # nothing recorded: unscored is not a disagreement
-    assert report.decision.outcome == "pass"
+    assert report.decision.outcome == "not-gated"
+    assert [(item.code, item.call_pointer, item.gate_pointer) for item in report.violations] == [
+        (
+            "approval-denied",
+            "/task_results/0/step_results/0/agent_tool_calls/0",
+            "/task_results/0/step_results/0/gate_events/0",
+        )
+    ]
 
 
 def test_a_recorded_claim_the_evidence_contradicts_fails_the_decision() -> None:
@@ -71,8 +78,9 @@ def test_a_step_with_unobserved_ordering_is_refused_counted_and_excluded() -> No
         "/task_results/0/step_results/1/gate_events/0/task_calls_before",
         "a.json",
     )
-    assert (report.decision.outcome, report.decision.exit_code) == ("refused", 4)
-    assert "not derivable honestly" in report.decision.reasons[0]
+    assert report.counts.mandated_compliance_rate.refused_at_most == 1  # its one gated call
+    assert (report.decision.outcome, report.decision.exit_code) == ("not-gated", 0)  # no check it could change
+    assert "not derivable honestly" in report.decision.reasons[-1]
 
 
 def test_a_run_of_another_suite_version_is_refused_whole() -> None:
@@ -80,7 +88,7 @@ def test_a_run_of_another_suite_version_is_refused_whole() -> None:
     assert (report.counts.total_steps, report.counts.refused_steps, report.counts.scored_steps) == (1, 1, 0)
     assert report.refusals[0].pointer == "/suite_version"
     assert report.rates.tool_match_accuracy is None
-    assert report.decision.exit_code == 4
+    assert report.decision.exit_code == 4  # nothing was scored
 
 
 def test_without_a_suite_recorded_scores_are_aggregated_and_labelled() -> None:
@@ -184,6 +192,10 @@ def test_the_json_report_has_the_published_keys_and_validates_against_its_schema
         "unlisted_disagreements",
         "refusals",
         "unlisted_refusals",
+        "violations",
+        "violation_counts",
+        "mandated_steps",
+        "unlisted_mandated_steps",
         "decision",
     ]
     assert set(document["rates"]) == {
@@ -213,13 +225,16 @@ def test_the_json_report_has_the_published_keys_and_validates_against_its_schema
 @pytest.mark.parametrize(
     ("thresholds", "recorded_claims_honored", "ordering", "expected"),
     [
-        (Thresholds(), False, 0, ("pass", 0)),
+        (Thresholds(), False, 0, ("not-gated", 0)),
+        (Thresholds(min_tool_match=0.5), False, 0, ("pass", 0)),
         (Thresholds(min_tool_match=1.1), False, 0, ("fail", 1)),
         (Thresholds(), True, 0, ("fail", 1)),
-        (Thresholds(min_tool_match=1.1), True, None, ("refused", 4)),
+        (Thresholds(min_tool_match=1.1), True, None, ("fail", 1)),  # the refused step cannot reach 1.1
+        (Thresholds(min_tool_match=0.5), False, None, ("pass", 0)),  # at worst 1 / 2: decided despite it
+        (Thresholds(min_tool_match=0.75), False, None, ("refused", 4)),  # 1 / 2 or 2 / 2: either side
     ],
 )
-def test_a_printed_fail_never_exits_zero_and_refusal_wins(
+def test_a_printed_fail_never_exits_zero_and_an_established_failure_wins(
     thresholds, recorded_claims_honored, ordering, expected
 ) -> None:  # type: ignore[no-untyped-def]
     claim = None
@@ -429,7 +444,7 @@ def test_recorded_scores_of_one_model_are_not_refused() -> None:
     ]
     report = score(runs)
     assert report.refusals == []
-    assert (report.scoring_model, report.decision.outcome) == ("v1", "pass")
+    assert (report.scoring_model, report.decision.outcome) == ("v1", "not-gated")
 
 
 def test_the_mixed_model_refusal_names_every_source_under_its_model_and_removes_no_step() -> None:
@@ -461,7 +476,7 @@ def test_runs_recorded_under_different_models_are_not_refused_when_rederived() -
     ]
     report = score(runs, [GATED])
     assert report.refusals == []
-    assert report.decision.outcome == "pass"
+    assert report.decision.outcome == "not-gated"
 
 
 def test_the_decision_reason_counts_the_refusals_by_code_and_the_steps_they_cover() -> None:
@@ -471,11 +486,10 @@ def test_the_decision_reason_counts_the_refusals_by_code_and_the_steps_they_cove
         SourcedRun("b.json", run({"t1": [honored_step(1), honored_step(2)]}, version="9", run_id="r2")),
     ]
     report = score(runs, [GATED])
-    assert report.decision.reasons == [
-        "2 refusal(s) (ordering-unobserved: 1, suite-unknown: 1) covering 3 step(s): those figures are not "
-        "derivable honestly, so the decision is refused rather than pass or fail; the rates exclude the refused "
-        "steps (see refusals)"
-    ]
+    assert report.decision.reasons[-1] == (
+        "2 refusal(s) (ordering-unobserved: 1, suite-unknown: 1) covering 3 step(s): not derivable honestly, so "
+        "excluded from every rate and listed; a check they could change is not decided (see refusals)"
+    )
 
 
 def test_the_report_carries_the_approval_latencies_per_bin_and_the_unresolved_requests_per_tool() -> None:

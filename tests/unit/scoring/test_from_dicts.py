@@ -531,19 +531,20 @@ def test_mandated_gates_re_derived_from_the_dict_are_the_models(model: str) -> N
 
 def test_a_step_without_blockers_or_questions_has_no_discretionary_score() -> None:
     plain = compile_suites(checked_suites([SUITE])).suites[("suite", "1.0.0")].tasks["t1"].steps[2]
-    assert gates.discretionary(plain, [], True) is None
-    assert gates.discretionary(plain, [("r", "what?")], True) == (0, 1, 0, 1, 0)
-    assert gates.discretionary(plain, [("r", "what?")], False) == (0, 1, 0, 1, None)
+    assert gates.discretionary(plain, [], True) == (None, False)
+    assert gates.discretionary(plain, [("r", "what?")], True) == ((0, 1, 0, 1, 0), True)  # an unprompted question
+    assert gates.discretionary(plain, [("r", "what?")], False) == ((0, 1, 0, 1, None), True)
 
 
 def test_questions_match_blockers_by_id_or_description_and_a_blank_one_only_by_id_under_v3() -> None:
+    """The second value says whether a question missed or a blocker went unaddressed (violations to list)."""
     step = compile_suites(checked_suites([SUITE])).suites[("suite", "1.0.0")].tasks["t1"].steps[1]
-    assert gates.discretionary(step, [], True) == (2, 0, 0, 0, 0)
+    assert gates.discretionary(step, [], True) == ((2, 0, 0, 0, 0), True)
     by_text = [("other", "what is the order id?"), ("x", "is that ok?")]
-    assert gates.discretionary(step, by_text, True) == (2, 2, 1, 0, 1)
-    assert gates.discretionary(step, by_text, False) == (2, 2, 2, 0, None)  # " " is in "is that ok?"
+    assert gates.discretionary(step, by_text, True) == ((2, 2, 1, 0, 1), True)
+    assert gates.discretionary(step, by_text, False) == ((2, 2, 2, 0, None), False)  # " " is in "is that ok?"
     by_id = [("b-blank", "?"), ("b-blank", "?")]
-    assert gates.discretionary(step, by_id, True) == (2, 2, 2, 0, 1)
+    assert gates.discretionary(step, by_id, True) == ((2, 2, 2, 0, 1), True)
 
 
 @pytest.mark.parametrize("model", ["v2", "v3"])

@@ -203,6 +203,7 @@ def test_a_step_refused_for_unobserved_ordering_names_its_run_task_and_step() ->
         task_id="t7",
         step_n=3,
         steps=1,
+        bounds=(1, 0, 0, 0),  # its one gated call; no question, no blocker, not a distraction
     )
 
 

@@ -85,13 +85,16 @@ def earliest(
     return None
 
 
-def discretionary(step: CompiledStep, questions: Sequence[tuple[str, str]], v3: bool) -> Discretionary | None:
-    """``questions``: each question's ``reason`` and lower-cased ``surfaced``. Null when the step has
-    no blockers and no questions."""
+def discretionary(
+    step: CompiledStep, questions: Sequence[tuple[str, str]], v3: bool
+) -> tuple[Discretionary | None, bool]:
+    """``questions``: each question's ``reason`` and lower-cased ``surfaced``. The score, null when the
+    step has no blockers and no questions; and whether a question addressed no blocker, or a blocker
+    went unaddressed (the violations to look for)."""
     blockers = len(step.blocker_ids)
     if not blockers and not questions:
-        return None
+        return None, False
     matched, addressed = (step.blockers_v3 if v3 else step.blockers_v2).count(questions)
     asked = len(questions)
     unprompted = 0 if blockers else asked
-    return blockers, asked, matched, unprompted, addressed if v3 else None
+    return (blockers, asked, matched, unprompted, addressed if v3 else None), matched < asked or addressed < blockers

@@ -38,7 +38,12 @@ class StepTally:
         "matched_blockers",
         "prefilled",
         "recall_matched",
+        "refused_blockers",
+        "refused_distraction",
+        "refused_gated_calls",
+        "refused_questions",
         "refused_steps",
+        "refused_unbounded",
         "reviewed_steps",
         "scored_steps",
         "tool_match",
@@ -68,6 +73,16 @@ class StepTally:
         self.recall_matched = 0
         self.matched_blockers = 0
         self.prefilled = 0
+        self.refused_gated_calls = 0
+        self.refused_questions = 0
+        self.refused_blockers = 0
+        self.refused_distraction = 0
+        self.refused_unbounded = 0
+
+    def add_refused(self, counts: Mapping[str, int]) -> None:
+        """A refusal's ``refusal.refused_counts``."""
+        for name, value in counts.items():
+            setattr(self, name, getattr(self, name) + value)
 
     def add_review(self, review: Mapping[str, Any]) -> None:
         """A step's human review (``aggregate.review_counts``)."""
@@ -147,4 +162,9 @@ class StepTally:
             recall_matched=Fraction(self.recall_matched),
             matched_blockers=Fraction(self.matched_blockers),
             prefilled=self.prefilled,
+            refused_gated_calls=self.refused_gated_calls,
+            refused_questions=self.refused_questions,
+            refused_blockers=self.refused_blockers,
+            refused_distraction=self.refused_distraction,
+            refused_unbounded=self.refused_unbounded,
         )
