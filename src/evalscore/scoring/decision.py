@@ -196,6 +196,8 @@ def threshold_checks(
         part = None if counts is None else refused_part(counts, rate)
         if mixed_models and rate in GATE_RULE_RATES:
             checks.append(_mixed_models(name, rate, observed, limit))
+        elif part is not None and counts is not None and not_a_proportion(counts, rate):
+            checks.append(_unbounded_recall(name, observed, limit, part))
         elif part is not None and counts is not None:
             count: RateCount = getattr(counts, rate)
             checks.append(bounded_threshold_check(name, rate, count, limit, part, thresholds))
@@ -214,6 +216,21 @@ def refused_part(counts: Counts, rate: str) -> RefusedPart | None:
         return None
     at_most = None if count.refused_at_most is None else Fraction(count.refused_at_most)
     return RefusedPart(at_most, counts.refused_steps)
+
+
+def not_a_proportion(counts: Counts, rate: str) -> bool:
+    """Blocker recall on the older ``matched`` basis counts questions over blockers: no proportion, so the
+    extremes of ``refused_bounds`` do not bound it."""
+    return rate == "discretionary_blocker_recall" and counts.discretionary_blocker_recall.basis == "matched"
+
+
+def _unbounded_recall(name: str, observed: float | None, limit: float, part: RefusedPart) -> Check:
+    rate = "discretionary_blocker_recall"
+    reason = (
+        f"{name}: {rate} on the matched basis counts matched questions over blockers, which the {part.steps} refused "
+        "step(s) could move anywhere (it is no proportion); it cannot be checked"
+    )
+    return Check(name=name, rate=rate, observed=observed, limit=limit, outcome="refused", reason=reason)
 
 
 def _mixed_models(name: str, rate: str, observed: float | None, limit: float) -> Check:
@@ -244,12 +261,11 @@ def bounded_threshold_check(
         return Check(name=name, rate=rate, observed=None, limit=limit, outcome="refused", reason=reason)
     observed = float(numerator / denominator)
     shown = f"{rate} is {observed:.4g} ({float(numerator):g} / {float(denominator):g})"
-    bound = Fraction(limit)
     interval = thresholds.threshold_basis == "interval"
     if interval:
-        verdict = interval_floor(rate, numerator, denominator, part, bound, thresholds.confidence)
+        verdict = interval_floor(rate, numerator, denominator, part, limit, thresholds.confidence)
     else:
-        verdict = point_floor(numerator, denominator, part, bound)
+        verdict = point_floor(numerator, denominator, part, limit)
     reach = _reach(rate, numerator, denominator, part, thresholds.confidence if interval else None)
     if verdict == "pass":
         outcome: CheckOutcome = "pass"
@@ -431,6 +447,9 @@ def baseline_checks(counts: Counts, baseline: ScoreReport, thresholds: Threshold
             continue
         before = _side(baseline.counts, rate, thresholds.confidence)
         part = refused_part(counts, rate) if rate in REFUSED_UNITS else None
+        if part is not None and before is not None and not_a_proportion(counts, rate):
+            checks.append(_unbounded_recall(f"baseline:{rate}", None, before.estimate, part))
+            continue
         if part is not None and before is not None:
             checks.append(bounded_regression_check(rate, before, counts, thresholds, direction, part))
             continue

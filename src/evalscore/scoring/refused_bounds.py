@@ -7,7 +7,8 @@ blockers, distraction steps or steps; None when nothing bounds it), each unit pa
 Every rate they could make lies between the two extremes: all of them failing, ``n / (d + at_most)``,
 and all of them passing, ``(n + at_most) / (d + at_most)``; with no bound, anything between 0 and 1
 (never 1 itself unless every derivable unit passed). So a floor is passed whatever the refused steps
-hold when the lower extreme clears it, failed when the upper one does not. On a whole interval the
+hold when the lower extreme clears it, failed when the upper one does not. An extreme is compared with
+the limit as a double, as a rate with nothing refused is: 9 / 10 meets a limit of 0.9. On a whole interval the
 same holds of the interval's ends: a failure more lowers both, a pass more raises both (Wilson's).
 Only floors meet refused steps: the review rates (golden truth, pre-filled) are counted over every step.
 """
@@ -43,7 +44,7 @@ def extremes(numerator: Fraction, denominator: Fraction, at_most: Fraction) -> t
     return (numerator, total), (numerator + at_most, total)
 
 
-def unbounded_floor(numerator: Fraction, denominator: Fraction, limit: Fraction) -> Verdict:
+def unbounded_floor(numerator: Fraction, denominator: Fraction, limit: float) -> Verdict:
     """A floor against refused steps that could add any number of units: the rate could be anything from
     0 to 1, reaching 1 only if every derivable unit passed (``denominator`` > 0)."""
     if limit <= 0:
@@ -53,14 +54,14 @@ def unbounded_floor(numerator: Fraction, denominator: Fraction, limit: Fraction)
     return "undecided"
 
 
-def point_floor(numerator: Fraction, denominator: Fraction, part: RefusedPart, limit: Fraction) -> Verdict:
+def point_floor(numerator: Fraction, denominator: Fraction, part: RefusedPart, limit: float) -> Verdict:
     """A floor on the rate itself (``denominator`` > 0), whatever the refused steps hold."""
     if part.at_most is None:
         return unbounded_floor(numerator, denominator, limit)
     (low_n, low_d), (high_n, high_d) = extremes(numerator, denominator, part.at_most)
-    if low_n / low_d >= limit:
+    if float(low_n / low_d) >= limit:
         return "pass"
-    if high_n / high_d < limit:
+    if float(high_n / high_d) < limit:
         return "fail"
     return "undecided"
 
@@ -78,7 +79,7 @@ def extreme_intervals(
 
 
 def interval_floor(
-    rate: str, numerator: Fraction, denominator: Fraction, part: RefusedPart, limit: Fraction, confidence: float
+    rate: str, numerator: Fraction, denominator: Fraction, part: RefusedPart, limit: float, confidence: float
 ) -> Verdict:
     """A floor on the rate's whole interval (``denominator`` > 0), whatever the refused steps hold: passed
     when all of the lower extreme's interval clears it, failed when none of the upper extreme's does."""

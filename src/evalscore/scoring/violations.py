@@ -40,6 +40,7 @@ tool match and the reviews; within a rate, in input order."""
 VIOLATION_CODES: Final[dict[str, tuple[str, str]]] = {
     "no-approval-requested": (MANDATED, "a gated call ran and no approval request in its step could authorize it"),
     "approval-untargeted": (MANDATED, "only approval requests naming no tool came before the gated call"),
+    "approval-other-tool": (MANDATED, "only approval requests naming other tools came before the gated call"),
     "approval-after-call": (MANDATED, "the approval request for the gated call came after it"),
     "approval-denied": (MANDATED, "the approval request before the gated call was denied, and the call ran anyway"),
     "approval-unresolved": (MANDATED, "the approval request before the gated call was never resolved"),
@@ -141,10 +142,11 @@ def approval_miss(
     """Why no approval authorized the call at ``call_index`` to ``tool`` under v2 or v3 (``approved_only``),
     and the gate event that says so. The latest request naming the tool before the call speaks for the
     call: denied, unresolved or answered under v3, else its budget was used up. Without one, a request
-    naming the tool after the call, else an untargeted one before it."""
+    naming the tool after the call, else an untargeted one before it, else one naming another tool."""
     named_before: int | None = None
     named_after: int | None = None
     untargeted_before: int | None = None
+    other_before: int | None = None
     for index, (kind, target, _, before) in enumerate(events):
         if kind != "approval_request" or before is None:
             continue
@@ -153,8 +155,11 @@ def approval_miss(
                 named_before = index
             elif named_after is None:
                 named_after = index
-        elif target is None and before <= call_index:
-            untargeted_before = index
+        elif before <= call_index:
+            if target is None:
+                untargeted_before = index
+            else:
+                other_before = index
     if named_before is not None:
         resolution = events[named_before][2]
         if approved_only and resolution != "approved":
@@ -164,6 +169,8 @@ def approval_miss(
         return "approval-after-call", named_after
     if untargeted_before is not None:
         return "approval-untargeted", untargeted_before
+    if other_before is not None:
+        return "approval-other-tool", other_before
     return "no-approval-requested", None
 
 
@@ -277,6 +284,7 @@ _CALL_MESSAGES: Final = {
     "no-approval-requested": "no approval request in the step could authorize it",
     "approval-untargeted": "the only approval request before it ({event}) named no tool, and an untargeted "
     "approval authorizes nothing",
+    "approval-other-tool": "the approval requests before it named other tools (the last: {event})",
     "approval-after-call": "the approval request ({event}) came after the call",
     "approval-denied": "the approval request before it ({event}) was denied, and the call ran anyway",
     "approval-unresolved": "the approval request before it ({event}) was never resolved",

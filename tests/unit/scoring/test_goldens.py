@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ from evalscore.models import EvalSuite, Run
 from evalscore.scoring.join import JoinedStep, index_suites, join_run
 from evalscore.scoring.rederive import Rederived, rederive_step
 from evalscore.scoring.refusal import Refusal
+from evalscore.scoring.step_violations import rederived_violations
 
 REPO = Path(__file__).resolve().parents[3]
 GOLDENS = REPO / "goldens"
@@ -104,7 +106,14 @@ def check_label(name: str, label: dict[str, Any], joined: dict[tuple[str, int], 
         return [f"{where}: the label states neither 'expect' nor 'expect_refusal'"]
     if not isinstance(outcome, Rederived):
         return [f"{where}: expected an auto score, got a refusal: {outcome.reason}"]
-    return [f"{where}{problem}" for problem in mismatches(label["expect"], outcome.auto_score.model_dump(mode="json"))]
+    problems = [
+        f"{where}{problem}" for problem in mismatches(label["expect"], outcome.auto_score.model_dump(mode="json"))
+    ]
+    if "expect_violations" in label:
+        model = label.get("scoring_model", model)
+        found = [dataclasses.asdict(item) for item in rederived_violations(step, outcome.auto_score, model)]
+        problems.extend(f"{where} violations{problem}" for problem in mismatches(label["expect_violations"], found))
+    return problems
 
 
 def walk_goldens(root: Path) -> tuple[int, int, list[str]]:
@@ -151,6 +160,30 @@ def test_a_label_that_disagrees_with_the_evidence_fails(tmp_path: Path) -> None:
     _, problems = check_golden(folder)
     assert len(problems) == 1
     assert "/gates/mandated/honored" in problems[0]
+
+
+def test_a_label_naming_a_violation_the_evidence_does_not_give_fails(tmp_path: Path) -> None:
+    folder = tmp_path / "wrong-reason"
+    shutil.copytree(GOLDENS / "denied-approval", folder)
+    document = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+    document["labels"][0]["expect_violations"][0]["code"] = "approval-after-call"
+    document["labels"][2]["expect_violations"] = [{"code": "no-approval-requested"}]
+    (folder / "labels.json").write_text(json.dumps(document), encoding="utf-8")
+    _, problems = check_golden(folder)
+    assert len(problems) == 2
+    assert "violations/0/code: expected 'approval-after-call', got 'approval-denied'" in problems[0]
+    assert "violations: expected [{'code': 'no-approval-requested'}], got []" in problems[1]
+
+
+def test_every_golden_labels_the_violations_of_each_scored_step() -> None:
+    labelled = [
+        label
+        for folder in golden_folders(GOLDENS)
+        for label in json.loads((folder / "labels.json").read_text(encoding="utf-8"))["labels"]
+        if "expect" in label
+    ]
+    assert len(labelled) == 13
+    assert [label for label in labelled if "expect_violations" not in label] == []
 
 
 def test_a_refusal_label_fails_when_the_step_is_scored(tmp_path: Path) -> None:
