@@ -23,7 +23,7 @@ from module_files import load_module
 GENERATED: ModuleType = load_module(
     "test_scorer_properties", Path(__file__).resolve().parent / "test_scorer_properties.py"
 )
-CORPUS_SETTINGS = settings(max_examples=examples(60))
+CORPUS_SETTINGS = settings(max_examples=examples(40))
 PRECISION = 1e-9
 
 
