@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final
 
 from evalscore.lazy_names import imported_on_first_use
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 if TYPE_CHECKING:
     from evalscore.findings import Finding

@@ -9,6 +9,7 @@ from typing import get_args
 from evalscore.coherence.registry import RULES
 from evalscore.inputs.documents import SYNTAX_CODES
 from evalscore.scoring.refusal import RefusalCode
+from evalscore.scoring.violations import VIOLATION_CODES
 from evalscore.validation.checker import CONTRACT_CODES
 
 RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "RULES.md"
@@ -46,3 +47,10 @@ def test_the_rules_doc_lists_exactly_the_refusal_codes() -> None:
     codes = list(get_args(RefusalCode))
     assert sorted(documented) == sorted(codes)
     assert len(codes) == 10
+
+
+def test_the_rules_doc_lists_every_violation_code_under_its_rate() -> None:
+    violation_row = re.compile(r"^\|\s*([a-z_]+)\s*\|\s*`([a-z-]+)`\s*\|\s*\S")
+    documented = [m.groups() for line in RULES_DOC.read_text().splitlines() if (m := violation_row.match(line))]
+    assert documented == [(rate, code) for code, (rate, _) in VIOLATION_CODES.items()]
+    assert len(documented) == 22

@@ -114,9 +114,10 @@ def test_versions_compare_as_numbers_not_as_text() -> None:
 @pytest.mark.parametrize(
     ("version", "newer"),
     [
-        ("0.1.1", "0.1.1"),
-        ("0.2.0-rc1", "0.2.0-rc1"),
+        ("0.2.1", "0.2.1"),
+        ("0.3.0-rc1", "0.3.0-rc1"),
         ("1.0.0", "1.0.0"),
+        ("0.1.0", None),
         (__version__, None),
         (f"{__version__}-rc1", None),
         (f"{__version__}+local", None),
@@ -127,5 +128,5 @@ def test_versions_compare_as_numbers_not_as_text() -> None:
     ],
 )
 def test_only_a_later_version_string_is_newer_than_this_evalscore(version: object, newer: str | None) -> None:
-    assert __version__ == "0.1.0"
+    assert __version__ == "0.2.0"
     assert _newer_version(version) == newer

@@ -634,11 +634,11 @@ def decide(
 
 def undecided_reasons(checks: Sequence[Check], max_drop: float) -> list[str]:
     """A line per undecided check, but one line for all the baseline checks too noisy to decide."""
-    noisy = [check for check in checks if check.outcome == "refused" and check.runs_needed is not None]
-    reasons = [check.reason for check in checks if check.outcome == "refused" and check.runs_needed is None]
+    noisy = [(check.rate, check.runs_needed) for check in checks if check.outcome == "refused" and check.runs_needed]
+    reasons = [check.reason for check in checks if check.outcome == "refused" and not check.runs_needed]
     if noisy:
-        names = ", ".join(check.rate for check in noisy)
-        runs = max(check.runs_needed or 0 for check in noisy)
+        names = ", ".join(rate for rate, _ in noisy)
+        runs = max(runs for _, runs in noisy)
         reasons.append(
             f"baseline: too few runs to decide --max-drop {max_drop:g} for {names}; about {runs:,} runs per side "
             "would decide them"

@@ -204,3 +204,38 @@ def test_the_automaton_holds_under_60_bytes_a_character_of_the_blockers_texts() 
         tracemalloc.stop()
     assert len(automaton.parents) > 70_000  # a node per character but the shared prefixes
     assert held / sum(map(len, texts)) < 60
+
+
+def misses_by_definition(
+    ids: list[str], texts: list[str | None], questions: list[tuple[str, str]]
+) -> tuple[list[int], list[int]]:
+    def addresses(asked: tuple[str, str], index: int) -> bool:
+        text = texts[index]
+        return asked[0] == ids[index] or (text is not None and text in asked[1])
+
+    unmatched = [q for q, asked in enumerate(questions) if not any(addresses(asked, b) for b in range(len(ids)))]
+    unaddressed = [b for b in range(len(ids)) if not any(addresses(asked, b) for asked in questions)]
+    return unmatched, unaddressed
+
+
+@given(blockers_drawn, questions_drawn)
+def test_the_misses_are_the_definition_s_pair_by_pair_and_past_the_pairwise_bound(
+    blockers: list[Any], questions: list[Any]
+) -> None:
+    ids = [blocker_id for blocker_id, _ in blockers]
+    texts = [text for _, text in blockers]
+    expected = misses_by_definition(ids, texts, questions)
+    assert BlockerMatcher(ids, texts).misses(questions) == expected
+    wide = (ids * 40, texts * 40, questions * 40)  # past PAIRWISE_PAIRS whenever there is a pair at all
+    assert BlockerMatcher(wide[0], wide[1]).misses(wide[2]) == misses_by_definition(*wide)
+
+
+def test_the_misses_past_the_pairwise_bound_name_each_question_and_blocker() -> None:
+    ids = [f"b{index}" for index in range(20)]
+    texts: list[str | None] = [f"text {index}." for index in range(20)]
+    questions = [(f"b{index}", "?") for index in range(0, 20, 2)] + [("x", "about text 3.")] * 8
+    assert len(questions) * len(ids) > PAIRWISE_PAIRS
+    unmatched, unaddressed = BlockerMatcher(ids, texts).misses(questions)
+    assert unmatched == []
+    assert unaddressed == [1, 5, 7, 9, 11, 13, 15, 17, 19]
+    assert BlockerMatcher(ids, texts).misses([("x", "nothing")] * 20) == (list(range(20)), list(range(20)))

@@ -101,7 +101,7 @@ class RunScoring:
         if golden is not None and grade_of(golden) < GOLDEN_PASS:
             detail = str(grade_of(golden))
             self.violate("golden-truth-below-pass", None, task_id, n, where, "/score/golden_truth", detail=detail)
-        if review.get("pre_filled", defaults.PRE_FILLED):
+        if review.get("pre_filled") is True:  # left out, it is false
             self.violate("review-prefilled", None, task_id, n, where, "/score/pre_filled")
 
     def violate(
