@@ -206,6 +206,17 @@ def test_the_config_sets_the_confidence_and_the_threshold_basis(
     assert result.exit_code == 4  # 3/5 at 90 %: 0.26 to 0.86 straddles the floor of 0.5
 
 
+def test_the_config_sets_the_margin_and_how_many_of_each_list_the_report_keeps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    configured(tmp_path, monkeypatch, 'suite = "evals/suite.yaml"\nmax-listed = 2\nmax-drop = 0.2')
+    result = invoke("score", LOG, "--format", "json")
+    report = json.loads(result.stdout)
+    assert (len(report["violations"]), report["violation_counts"]["total"]) == (2, 6)
+    assert report["decision"]["thresholds"]["max_drop"] == 0.2
+    assert result.exit_code == 0
+
+
 def test_an_option_on_the_command_line_wins_over_the_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     configured(tmp_path, monkeypatch, 'suite = "evals/suite.yaml"\nmin-tool-match = 0.9')
     result = invoke("score", LOG, "--format", "json", "--min-tool-match", "0.5")
@@ -223,6 +234,7 @@ def test_an_option_on_the_command_line_wins_over_the_config(tmp_path: Path, monk
         ("suite = 3", "suite must be a path or a list of paths"),
         ("min-tool-match = 2", "2.0 is not in the range"),
         ('threshold-basis = "whole"', "threshold-basis must be point or interval"),
+        ("max-listed = 10001", "10001 is not in the range"),
         ("confidence = 1", "1.0 is not in the range"),
     ],
 )

@@ -338,7 +338,6 @@ def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportD
 )
 @click.option(
     "--max-listed",
-    "listed",
     type=click.IntRange(0, MAX_LISTED),
     default=DEFAULT_LISTED,
     show_default=True,
@@ -414,7 +413,7 @@ def score_command(
     max_prefilled_ratio: float | None,
     baseline: str | None,
     max_drop: float,
-    listed: int,
+    max_listed: int,
     confidence: float,
     threshold_basis: ThresholdBasis,
     allow_empty: bool,
@@ -469,6 +468,6 @@ def score_command(
         color=color,
         verbosity=verbosity_of(quiet, verbose),
         dask=dask,
-        listed=listed,
+        listed=max_listed,
     )
     sys.exit(run_score(options))

@@ -317,10 +317,13 @@ def test_every_rate_of_the_baseline_is_compared_bounded_or_not(tmp_path: Any) ->
 
 
 def test_a_baseline_recall_on_the_matched_basis_with_refused_steps_is_refused_and_one_not_measured_is_skipped() -> None:
-    current = counts_of(basis="matched", refused=2, **{RECALL: rate_count(1, 2, 1)})
-    before = counts_of(basis="matched", **{RECALL: rate_count(1, 2)})
+    current = counts_of(
+        basis="matched", refused=2, tool_match_accuracy=rate_count(5, 5), **{RECALL: rate_count(1, 2, 1)}
+    )
+    before = counts_of(basis="matched", tool_match_accuracy=rate_count(5, 5), **{RECALL: rate_count(1, 2)})
     baseline: Any = type("Baseline", (), {"counts": before})()
-    (check,) = baseline_checks(current, baseline, Thresholds())
+    check, tool = baseline_checks(current, baseline, Thresholds())
+    assert tool.rate == "tool_match_accuracy"  # the rates after it are still compared
     assert check == Check(
         name=f"baseline:{RECALL}",
         rate=RECALL,
@@ -334,9 +337,16 @@ def test_a_baseline_recall_on_the_matched_basis_with_refused_steps_is_refused_an
     assert baseline_checks(current, unmeasured, Thresholds()) == []
 
 
+def test_a_bounded_baseline_check_knows_which_way_is_worse() -> None:
+    current = counts_of(mandated_compliance_rate=rate_count(800, 1000, 5))
+    baseline: Any = type("Baseline", (), {"counts": counts_of(mandated_compliance_rate=rate_count(1000, 1000))})()
+    (check,) = baseline_checks(current, baseline, Thresholds())
+    assert (check.outcome, check.observed) == ("fail", 0.8)  # a fall of 0.2 whatever the 5 refused units hold
+
+
 @pytest.mark.parametrize(
     ("trials_per_run", "expected"),
-    [(None, None), (0.0, None), (-1.0, None), (2.0, 5), (100.0, 1)],
+    [(None, None), (0.0, None), (-1.0, None), (1.0, 9), (2.0, 5), (100.0, 1)],
 )
 def test_the_runs_needed_are_the_trials_needed_in_runs_rounded_up_and_at_least_one(
     trials_per_run: float | None, expected: int | None

@@ -86,7 +86,11 @@ def test_questions_and_blockers_are_matched_as_each_model_reads_a_blank_descript
     v3 = [(item.code, item.event_index, item.gate_id) for item in partial_of(doc, "v3").violations]
     assert v3 == [("question-unmatched", 0, None), ("blocker-not-addressed", None, "b-blank")]
     doc["scoring_model"] = "v2"
-    assert partial_of(doc, "v2").violations == ()  # under v2 a blank description is in every question
+    assert partial_of(doc, "v2").violations == ()  # under v2 a blank description is in every question with a space
+    spaceless = [question("x", "is that ok?", before=0), question("y", "ok?", before=0)]
+    doc = run_doc({"t": [step_result(1, [REFUND], events=[*spaceless, approval(before=0)])]}, model="v2")
+    v2 = [(item.code, item.event_index, item.gate_id) for item in partial_of(doc, "v2").violations]
+    assert v2 == [("question-unmatched", 1, None), ("blocker-not-addressed", None, "b-order")]
 
 
 def test_a_question_in_a_step_without_blockers_is_unprompted() -> None:

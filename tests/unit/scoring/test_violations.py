@@ -358,6 +358,10 @@ def test_without_a_suite_the_recorded_auto_score_s_failures_are_listed_as_record
     assert (
         report.violations[2].message == "the recorded auto score counts 1.5 of 2.5 question(s) as matching no blocker"
     )
+    assert (
+        report.violations[3].message == "the recorded auto score counts 2 of 3 blocker(s) as addressed by no question"
+    )
+    assert {item.scoring_model for item in report.violations} == {"v3"}
 
 
 def test_a_recorded_v2_score_falls_short_of_recall_by_its_matched_questions() -> None:
@@ -498,11 +502,13 @@ def test_an_entry_splits_its_input_from_its_line_and_has_no_pointer_for_what_it_
 
 def test_the_counts_per_reason_add_listed_and_unlisted_ones_and_follow_the_rates_then_the_codes() -> None:
     listed = [a_violation("tools-not-matched"), a_violation("approval-used-up"), a_violation("approval-denied")]
-    counts = violation_counts(listed, [("approval-used-up", 5), ("tools-not-matched", 1)], 2)
+    unlisted = [("approval-denied", 9), ("approval-used-up", 5), ("question-unprompted", 2), ("tools-not-matched", 1)]
+    counts = violation_counts(listed, unlisted, 2)
     assert [(reason.code, reason.count) for reason in counts.by_reason] == [
-        ("approval-denied", 1),
+        ("approval-denied", 10),  # by code within a rate, not by count
         ("approval-used-up", 6),
+        ("question-unprompted", 2),
         ("tools-not-matched", 2),
     ]
-    assert (counts.total, counts.listed, counts.complete) == (9, 2, False)
+    assert (counts.total, counts.listed, counts.complete) == (20, 2, False)
     assert violation_counts(listed, [], 3).complete is True
