@@ -74,6 +74,10 @@ class Listing:
         self._chars -= size
         return True
 
+    def full(self) -> bool:
+        """Whether no item would be listed now, whatever its text (what to build can be skipped)."""
+        return self._items <= 0
+
     def close(self) -> None:
         """An item was counted, not listed, elsewhere (in a part merged in): list nothing after it."""
         self._items = 0

@@ -150,6 +150,31 @@ def test_the_action_script_without_a_criterion_says_nothing_was_gated(tmp_path: 
     assert done.stdout.count("title=violation%3A ") == 6  # each violation still on its file and line
 
 
+def compliant_corpus(path: Path, runs: int) -> Path:
+    """``runs`` runs shaped like the bundled log's, each gated call approved before it ran."""
+    first, second = (json.loads(line) for line in LOG.read_text().splitlines())
+    first["task_results"][1]["step_results"][0]["gate_events"][0]["resolution"] = "approved"
+    second["task_results"][0]["step_results"][1]["gate_events"].append(
+        {**first["task_results"][0]["step_results"][0]["gate_events"][0], "task_calls_before": 1}
+    )
+    copies = [{**(first, second)[index % 2], "run_id": f"run-{index}"} for index in range(runs)]
+    path.write_text("".join(json.dumps(run) + "\n" for run in copies))
+    return path
+
+
+def test_the_readme_s_action_example_passes_on_unchanged_logs_of_the_size_it_names(tmp_path: Path) -> None:
+    """A thousand runs shaped like the bundled log's, all gates honored, against their own earlier report."""
+    corpus = compliant_corpus(tmp_path / "logs.jsonl", 1000)
+    baseline = tmp_path / "main-score.json"
+    written = invoke("score", corpus, "--suite", SUITE, "--format", "json", "-o", baseline)
+    assert written.exit_code == 0
+    assert json.loads(baseline.read_text())["rates"]["mandated_compliance_rate"] == 1.0
+    args = f"--min-mandated-compliance 0.9 --baseline {baseline}"
+    done, outputs, summary = run_action(tmp_path, runs=str(corpus), suite=str(SUITE), args=args)
+    assert outputs["exit-code"] == "0", summary
+    assert summary.startswith("## evalscore score: PASS (exit 0)")
+
+
 def test_the_action_script_shows_the_findings_of_invalid_input_and_writes_no_report(tmp_path: Path) -> None:
     done, outputs, summary = run_action(tmp_path, runs=str(INVALID_RUN))
     assert outputs == {"exit-code": "3", "report": ""}

@@ -152,7 +152,7 @@ class _Scoring:
         self._inputs = inputs
         self._scorer = scorer
         self._repeated = repeated
-        self.total = PartialSum()
+        self.total = PartialSum(listed=scorer.listed)
 
     def add(self, judged: CheckedRun | ScoredRuns) -> None:
         if isinstance(judged, ScoredRuns):
@@ -228,7 +228,7 @@ def _score_runs(options: ScoreOptions, inputs: _Inputs, suites: list[Any] | None
     """Every run checked and scored one at a time (on every core for a long JSONL), so a long log
     is never held whole."""
     with collector_paused():  # the suites compiled: acyclic, as large as the suites
-        scorer = RunScorer(suites, options.scoring_model, options.signal_params, FINDINGS_SHOWN)
+        scorer = RunScorer(suites, options.scoring_model, options.signal_params, FINDINGS_SHOWN, options.listed)
     repeated = RepeatedRuns()
     scoring = _Scoring(inputs, scorer, repeated)
     if inputs.invalid.verdicts:

@@ -80,8 +80,10 @@ class RunScorer:
         scoring_model: ScoringModel | None,
         signal_params: SignalParams,
         findings_wanted: int | None,
+        listed: int | None = None,
     ) -> None:
-        """``suites``: the checked suites' dicts, None to score the runs as recorded."""
+        """``suites``: the checked suites' dicts, None to score the runs as recorded; ``listed``: how many
+        of each kind of finding the report lists (a worker's sums keep no more)."""
         self._suites = suites
         self._index: SuiteIndex | None = None
         """The suites' models indexed, built when a run is first scored from its model."""
@@ -90,6 +92,7 @@ class RunScorer:
         self._dict_model = scoring_model or DEFAULT_MODEL
         self._signal_params = signal_params
         self._findings_wanted = findings_wanted
+        self.listed = listed
         self.scoring = True
 
     def stop(self) -> None:
@@ -144,7 +147,7 @@ class RunScorer:
 
     def dict_scoring(self) -> RunScoring:
         """A pass that valid runs ``takes_dict`` takes can be scored into (``score_dict``)."""
-        return RunScoring(self._dict_model, self._signal_params)
+        return RunScoring(self._dict_model, self._signal_params, self.listed)
 
     def score_dict(self, scoring: RunScoring, run: Any, source: str) -> None:
         assert self._compiled is not None  # takes_dict took it

@@ -98,6 +98,12 @@ def merge_partials(left: Partial, right: Partial) -> Partial:
     return total.total()
 
 
+def listed_per_kind(listed: int | None) -> int:
+    """How many of each kind a sum keeps: what the report will list, or ``LISTED_PER_KIND`` when not said.
+    A worker keeping more than the report lists would only send what the parent drops."""
+    return LISTED_PER_KIND if listed is None else listed
+
+
 def fill(kept: list[_T], items: Sequence[_T], bound: int) -> Sequence[_T]:
     """Append to ``kept`` the first of ``items`` that fit under ``bound``; return the others."""
     room = max(bound - len(kept), 0)
@@ -127,21 +133,22 @@ class PartialSum:
         "_violations",
     )
 
-    def __init__(self, first: Partial = EMPTY_PARTIAL) -> None:
-        """A sum holding ``first``."""
+    def __init__(self, first: Partial = EMPTY_PARTIAL, listed: int | None = None) -> None:
+        """A sum holding ``first``, keeping ``listed`` items of each kind to list (``LISTED_PER_KIND`` if None)."""
+        kept = listed_per_kind(listed)
         self._aggregate = agg.AggregateSum()
         self._signals = SignalSum()
         self._disagreements: list[Disagreement] = []
-        self._disagreement_listing = Listing(LISTED_PER_KIND, LISTED_TEXT)
+        self._disagreement_listing = Listing(kept, LISTED_TEXT)
         self._unlisted_disagreements = 0
         self._refusals: list[Refusal] = []
-        self._refusal_listing = Listing(LISTED_PER_KIND, LISTED_TEXT)
+        self._refusal_listing = Listing(kept, LISTED_TEXT)
         self._unlisted_refusals: dict[str, list[int]] = {}
         self._model_runs: dict[ScoringModel, int] = {}
         self._model_sources: dict[ScoringModel, list[str]] = {}
         self._suites: set[tuple[str, str]] = set()
-        self._violations = ViolationListing(LISTED_PER_KIND, LISTED_TEXT)
-        self._gated = GatedListing()
+        self._violations = ViolationListing(kept, LISTED_TEXT)
+        self._gated = GatedListing(kept)
         self.add(first)
 
     def add(self, part: Partial) -> None:
@@ -239,10 +246,14 @@ class GatedListing:
 
     __slots__ = ("_listing", "items", "unlisted")
 
-    def __init__(self) -> None:
-        self._listing = Listing(LISTED_PER_KIND, LISTED_TEXT)
+    def __init__(self, listed: int | None = None) -> None:
+        self._listing = Listing(listed_per_kind(listed), LISTED_TEXT)
         self.items: list[GatedStep] = []
         self.unlisted = 0
+
+    def has_room(self) -> bool:
+        """Whether a step may still be listed (else it is only counted: build nothing)."""
+        return not self._listing.full()
 
     def add(self, step: GatedStep) -> None:
         if self._listing.take(gated_step_text(step)):

@@ -63,12 +63,12 @@ class ScoredRuns(Folded):
 class _Stretch:
     """Valid runs of one file being summed, in order."""
 
-    def __init__(self, first: int, source: str) -> None:
+    def __init__(self, first: int, source: str, listed: int | None = None) -> None:
         self.first = first
         self.source = source
         self.runs: list[tuple[bytes, str, int]] = []
         self.kinds: set[str] = set()
-        self.summed = PartialSum()
+        self.summed = PartialSum(listed=listed)
         self.scoring: RunScoring | None = None
         """The runs scored from their dict since the last run that was not."""
 
@@ -107,7 +107,7 @@ def fold_runs(scorer: RunScorer, documents: Iterable[Document]) -> list[CheckedR
         if scorer.scoring and scorer.takes_dict(document):
             checked = scorer.check_dict_run(document)
             if is_valid_run(checked):
-                stretch = _open(stretch, sent, index, checked.source)
+                stretch = _open(stretch, sent, index, checked.source, scorer.listed)
                 error = _score_dict(scorer, stretch, checked, document.value)
                 if error is None:
                     continue
@@ -121,7 +121,7 @@ def fold_runs(scorer: RunScorer, documents: Iterable[Document]) -> list[CheckedR
             judged = scorer.from_model(document) if scorer.scoring else scorer(document)
             run = judged.run
             if run is not None and isinstance(run.outcome, Partial):
-                stretch = _open(stretch, sent, index, judged.checked.source)
+                stretch = _open(stretch, sent, index, judged.checked.source, scorer.listed)
                 stretch.add_partial(run.outcome)
                 stretch.add_run(run.run_id, run.source, run.steps, judged.checked.kind)
                 continue
@@ -134,13 +134,15 @@ def fold_runs(scorer: RunScorer, documents: Iterable[Document]) -> list[CheckedR
     return sent
 
 
-def _open(stretch: _Stretch | None, sent: list[CheckedRun | ScoredRuns], index: int, source: str) -> _Stretch:
+def _open(
+    stretch: _Stretch | None, sent: list[CheckedRun | ScoredRuns], index: int, source: str, listed: int | None
+) -> _Stretch:
     """The stretch a valid run of ``source`` at ``index`` joins: a new one after a run of another file."""
     if stretch is not None and stretch.source == source:
         return stretch
     if stretch is not None:
         sent.append(stretch.close())
-    return _Stretch(index, source)
+    return _Stretch(index, source, listed)
 
 
 def _score_dict(scorer: RunScorer, stretch: _Stretch, checked: CheckedArtifact, run: Any) -> CheckedRun | None:

@@ -242,6 +242,14 @@ class ViolationListing:
         a scorer met a step's rates in."""
         return tuple(item for rate in RATE_ORDER for item in self._listed[rate])
 
+    def has_room(self, rate: str) -> bool:
+        """Whether a violation of ``rate`` may still be listed (else it is only counted: build nothing)."""
+        return not self._listings[rate].full()
+
+    def count(self, code: str) -> None:
+        """A violation of a rate with no room left, counted without being built."""
+        self.unlisted[code] = self.unlisted.get(code, 0) + 1
+
     def add_unlisted(self, code: str, count: int) -> None:
         """``count`` violations counted, not listed, in a part merged in: nothing of their rate is listed after them."""
         self._listings[VIOLATION_CODES[code][0]].close()
