@@ -170,7 +170,7 @@ def test_the_readme_s_action_example_passes_on_unchanged_logs_of_the_size_it_nam
     assert written.exit_code == 0
     assert json.loads(baseline.read_text())["rates"]["mandated_compliance_rate"] == 1.0
     args = f"--min-mandated-compliance 0.9 --baseline {baseline}"
-    done, outputs, summary = run_action(tmp_path, runs=str(corpus), suite=str(SUITE), args=args)
+    _, outputs, summary = run_action(tmp_path, runs=str(corpus), suite=str(SUITE), args=args)
     assert outputs["exit-code"] == "0", summary
     assert summary.startswith("## evalscore score: PASS (exit 0)")
 

@@ -99,9 +99,9 @@ def merge_partials(left: Partial, right: Partial) -> Partial:
 
 
 def listed_per_kind(listed: int | None) -> int:
-    """How many of each kind a sum keeps: what the report will list, or ``LISTED_PER_KIND`` when not said.
-    A worker keeping more than the report lists would only send what the parent drops."""
-    return LISTED_PER_KIND if listed is None else listed
+    """How many of each kind a sum keeps: what the report will list (a worker keeping more would only send
+    what the parent drops), never past ``LISTED_PER_KIND``."""
+    return LISTED_PER_KIND if listed is None else min(listed, LISTED_PER_KIND)
 
 
 def fill(kept: list[_T], items: Sequence[_T], bound: int) -> Sequence[_T]:

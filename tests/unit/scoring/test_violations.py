@@ -512,3 +512,18 @@ def test_the_counts_per_reason_add_listed_and_unlisted_ones_and_follow_the_rates
     ]
     assert (counts.total, counts.listed, counts.complete) == (20, 2, False)
     assert violation_counts(listed, [], 3).complete is True
+
+
+def test_a_sum_keeps_what_the_report_will_list_and_never_past_its_own_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    items = [a_violation("approval-denied", source=f"a:{n}") for n in range(5)]
+    asked = PartialSum(listed=2)
+    asked.add_violations(items)
+    assert (len(asked.total().violations), asked.total().unlisted_violations) == (2, (("approval-denied", 3),))
+    monkeypatch.setattr(partials, "LISTED_PER_KIND", 3)
+    capped = PartialSum(listed=4)
+    capped.add_violations(items)
+    assert len(capped.total().violations) == 3
+    assert len(PartialSum().total().violations) == 0
+    unasked = PartialSum()
+    unasked.add_violations(items)
+    assert len(unasked.total().violations) == 3
