@@ -83,3 +83,11 @@ def test_a_finding_and_a_refusal_keep_at_most_the_kept_length_and_pickle_unchang
     short = Finding(layer="syntax", code="ES002", severity="error", pointer="/a", message="m" * MESSAGE_KEPT)
     assert short.message == "m" * MESSAGE_KEPT
     assert Refusal(code="tool-unknown", reason="r" * MESSAGE_KEPT, pointer="").reason == "r" * MESSAGE_KEPT
+
+
+def test_a_listing_is_full_exactly_when_no_item_is_left() -> None:
+    listing = Listing(1)
+    assert listing.full() is False
+    assert listing.take(1) is True
+    assert listing.full() is True
+    assert Listing(0).full() is True

@@ -7,11 +7,12 @@ auto scores are aggregated and labelled as recorded. Work splits per run into
 ``Partial`` values that merge, so runs can be scored in several processes.
 
 Refusals (missing ordering, unknown suite/task/step, a recorded model that is
-not the one asked for) are data in the report. Any refusal makes the decision
-``refused`` (exit 4): SPEC section 1 says a number that cannot be derived
-honestly is refused with a distinct exit code, and a pass or fail computed
-over the derivable remainder would vouch for steps nobody could score. The
-rates are still printed over the derivable steps, with the refused ones counted.
+not the one asked for) are data in the report. The rates are printed over the
+derivable steps, with the refused ones counted and what they could add to each
+rate's denominator (``refused_at_most``): a check they could flip is refused
+(exit 4), one they could not is decided (``decision``, ``refused_bounds``), so a
+pass or fail never vouches for steps nobody could score. Every counted failure
+of a rate is listed as a violation (``step_violations``, ``violations``).
 """
 
 from __future__ import annotations

@@ -370,3 +370,10 @@ def test_ids_of_a_megabyte_each_keep_a_bounded_memory() -> None:
     total = sum_partials(parts(40))
     assert len(total.refusals) == 15
     assert total.unlisted_refusals == (("run-repeated", 25, 25),)
+
+
+def test_the_report_lists_the_first_refusals_asked_and_counts_those_unlisted_before_and_after() -> None:
+    kept = [Refusal(code="task-unknown", reason="r", pointer=f"/p{n}") for n in range(5)]
+    listed, unlisted = engine.listed_refusals(kept, (("step-unknown", 3, 3),), 2)
+    assert (listed, unlisted) == (kept[:2], 6)
+    assert engine.listed_refusals(kept, (), 9) == (kept, 0)

@@ -7,9 +7,11 @@ from typing import Any
 import pytest
 
 from evalscore.scoring import SourcedRun, partials, score
+from evalscore.scoring.from_dicts import RunScoring, compile_suites
 from evalscore.scoring.partials import GatedListing, Partial, PartialSum
 from evalscore.scoring.report import ScoreReport
 from evalscore.scoring.report_entries import gated_entry, violation_counts, violation_entry
+from evalscore.scoring.signals import SignalParams
 from evalscore.scoring.violations import (
     RATE_ORDER,
     VIOLATION_CODES,
@@ -25,7 +27,21 @@ from evalscore.scoring.violations import (
     violation_text,
 )
 
-from .builders import REFUND, approval, blocker, gate, question, review, run, scored_run, step_def, step_result, suite
+from .builders import (
+    REFUND,
+    approval,
+    blocker,
+    checked_suites,
+    gate,
+    question,
+    review,
+    run,
+    run_doc,
+    scored_run,
+    step_def,
+    step_result,
+    suite,
+)
 from .builders import task_def as task
 
 LOOKUP = "lookup_order"
@@ -527,3 +543,40 @@ def test_a_sum_keeps_what_the_report_will_list_and_never_past_its_own_bound(monk
     unasked = PartialSum()
     unasked.add_violations(items)
     assert len(unasked.total().violations) == 3
+
+
+def test_violations_counted_without_room_add_up_per_code() -> None:
+    listing = ViolationListing(0, 10_000)
+    assert listing.has_room("tool_match_accuracy") is False
+    listing.count("tools-not-matched")
+    listing.count("tools-not-matched")
+    listing.count("approval-denied")
+    assert listing.unlisted_tally() == (("approval-denied", 1), ("tools-not-matched", 2))
+
+
+def test_a_sum_and_a_listing_of_gated_steps_keep_the_number_asked() -> None:
+    steps = [GatedStep(f"a:{n}", "r", "t", 1, "/p", 1, 0) for n in range(3)]
+    listing = GatedListing(1)
+    for step in steps:
+        listing.add(step)
+    assert (listing.items, listing.unlisted) == (steps[:1], 2)
+    total = PartialSum(listed=2)
+    for step in steps:
+        total.add_gated_step(step)
+    assert (total.total().gated_steps, total.total().unlisted_gated_steps) == (tuple(steps[:2]), 1)
+
+
+def test_the_dict_scorer_keeps_the_number_asked_and_counts_the_rest() -> None:
+    doc = run_doc({"refunds": [step_result(n, [REFUND]) for n in (1, 2)]}, suite_id="suite", model="v3")
+    scoring = RunScoring("v3", SignalParams(), listed=1)
+    scoring.score(doc, "a.jsonl:1", compile_suites(checked_suites([GATED])))
+    total = scoring.total()
+    assert [item.code for item in total.violations if item.rate == "mandated_compliance_rate"] == [
+        "no-approval-requested"
+    ]
+    assert dict(total.unlisted_violations)["no-approval-requested"] == 1
+    assert (len(total.gated_steps), total.unlisted_gated_steps) == (1, 1)
+    three = run_doc({"refunds": [step_result(n, [REFUND]) for n in (1, 2)], "report": [step_result(1)]}, model="v3")
+    capped = RunScoring("v3", SignalParams(), listed=0)
+    capped.score(three, "a.jsonl:2", compile_suites(checked_suites([GATED])))
+    assert (capped.total().gated_steps, capped.total().unlisted_gated_steps) == ((), 2)
