@@ -380,16 +380,6 @@ def regression_check(
         needed = runs_needed(worse_side, better_side, max_drop, trials_per_run)
         reason = f"{moved} ({span}): too few trials to decide the allowed {max_drop:g}; "
         reason += undecided_advice(change, max_drop, worse_side, better_side, needed)
-        return Check(
-            name=name,
-            rate=rate,
-            observed=now.estimate,
-            limit=before.estimate,
-            outcome=outcome,
-            reason=reason,
-            interval=_entry(change),
-            runs_needed=needed,
-        )
     return Check(
         name=name,
         rate=rate,
@@ -398,6 +388,7 @@ def regression_check(
         outcome=outcome,
         reason=reason,
         interval=_entry(change),
+        runs_needed=needed if outcome == "refused" else None,
     )
 
 
