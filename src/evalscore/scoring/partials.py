@@ -256,13 +256,16 @@ class GatedListing:
         return not self._listing.full()
 
     def add(self, step: GatedStep) -> None:
-        if self._listing.take(gated_step_text(step)):
+        if self.has_room() and self._listing.take(gated_step_text(step)):  # a full one needs no text measured
             self.items.append(step)
         else:
             self.unlisted += 1
 
     def add_part(self, steps: Sequence[GatedStep], unlisted: int) -> None:
-        for step in steps:
+        for position, step in enumerate(steps):
+            if not self.has_room():  # the rest of the part is only counted
+                self.unlisted += len(steps) - position
+                break
             self.add(step)
         if unlisted:
             self._listing.close()

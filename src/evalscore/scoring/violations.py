@@ -231,11 +231,11 @@ class ViolationListing:
         self.unlisted: dict[str, int] = {}
 
     def add(self, item: Violation) -> None:
-        rate = item.rate
-        if self._listings[rate].take(violation_text(item)):
-            self._listed[rate].append(item)
+        listing = self._listings[item.rate]
+        if not listing.full() and listing.take(violation_text(item)):  # a full one needs no text measured
+            self._listed[item.rate].append(item)
         else:
-            self.unlisted[item.code] = self.unlisted.get(item.code, 0) + 1
+            self.count(item.code)
 
     def items(self) -> tuple[Violation, ...]:
         """The listed violations, by rate in ``RATE_ORDER``, each rate's in input order: whichever order

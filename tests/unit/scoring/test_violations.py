@@ -580,3 +580,10 @@ def test_the_dict_scorer_keeps_the_number_asked_and_counts_the_rest() -> None:
     capped = RunScoring("v3", SignalParams(), listed=0)
     capped.score(three, "a.jsonl:2", compile_suites(checked_suites([GATED])))
     assert (capped.total().gated_steps, capped.total().unlisted_gated_steps) == ((), 2)
+
+
+def test_a_part_s_steps_past_the_room_left_are_counted_each_once() -> None:
+    steps = [GatedStep(f"a:{n}", "r", "t", 1, "/p", 1, 0) for n in range(4)]
+    listing = GatedListing(1)
+    listing.add_part(steps, 0)
+    assert (listing.items, listing.unlisted) == (steps[:1], 3)
