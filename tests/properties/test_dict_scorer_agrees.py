@@ -159,11 +159,10 @@ TALLY: Counter[str] = Counter()
 """What the property met, across its examples: valid runs, and how many the dict path scored."""
 
 
-@settings(max_examples=examples(40))
-@given(st.lists(perturbed_run("run-1"), min_size=1, max_size=3), st.sampled_from(SUITE_CHOICES), PARAMS)
-def test_the_dict_scorer_gives_the_model_path_s_partial_on_generated_runs(
-    runs: list[tuple[dict[str, Any], str | None]], suites: list[Any], params: SignalParams
-) -> None:
+GENERATED_RUNS = (st.lists(perturbed_run("run-1"), min_size=1, max_size=3), st.sampled_from(SUITE_CHOICES), PARAMS)
+
+
+def check_and_tally(runs: list[tuple[dict[str, Any], str | None]], suites: list[Any], params: SignalParams) -> None:
     for doc, model in runs:
         taken = AGREEMENT.agrees(copy.deepcopy(doc), suites, model, params)
         TALLY["documents"] += 1
@@ -171,10 +170,26 @@ def test_the_dict_scorer_gives_the_model_path_s_partial_on_generated_runs(
         TALLY["dict"] += taken is True
 
 
-def test_most_generated_runs_are_valid_and_scored_from_their_dict() -> None:
+@settings(max_examples=examples(40))
+@given(*GENERATED_RUNS)
+def test_the_dict_scorer_gives_the_model_path_s_partial_on_generated_runs(
+    runs: list[tuple[dict[str, Any], str | None]], suites: list[Any], params: SignalParams
+) -> None:
+    check_and_tally(runs, suites, params)
+
+
+def test_generated_runs_are_mostly_valid_and_often_scored_from_their_dict() -> None:
+    """A tally of what the generator gives, drawn the same way on every run: random draws put the dict
+    path's share of valid runs near half (0.46 and 0.49 seen), so a floor of half failed by luck."""
     TALLY.clear()
-    test_the_dict_scorer_gives_the_model_path_s_partial_on_generated_runs()
+
+    @settings(max_examples=examples(40), derandomize=True, database=None)
+    @given(*GENERATED_RUNS)
+    def tallied(runs: list[tuple[dict[str, Any], str | None]], suites: list[Any], params: SignalParams) -> None:
+        check_and_tally(runs, suites, params)
+
+    tallied()
     assert TALLY["documents"] >= 40
     assert TALLY["valid"] >= 0.6 * TALLY["documents"]
-    assert TALLY["dict"] >= 0.5 * TALLY["valid"]
+    assert TALLY["dict"] >= 0.4 * TALLY["valid"]
     assert TALLY["dict"] < TALLY["valid"]  # and some went to the models
