@@ -14,8 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from evalscore.lazy_names import imported_on_first_use
-
-__version__ = "0.2.0"
+from evalscore.version import __version__
 
 if TYPE_CHECKING:
     from evalscore.findings import Finding

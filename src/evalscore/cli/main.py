@@ -9,11 +9,11 @@ from typing import Any, Final
 
 import click
 
-from evalscore import __version__
 from evalscore.cli.common import traceback_option
 from evalscore.collector import imported_once
 from evalscore.printable import printable
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, tracebacks_requested
+from evalscore.version import __version__
 
 EXIT_INTERRUPTED = 130
 

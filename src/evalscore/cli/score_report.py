@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Final
 
 from pydantic import ValidationError
 
-from evalscore import __version__
 from evalscore.cli.common import report_style
 from evalscore.cli.html_page import write_html
 from evalscore.cli.report_output import ReportDestination, deliver
@@ -30,6 +29,7 @@ from evalscore.scoring.engine import build_report
 from evalscore.scoring.partials import PartialSum
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
 from evalscore.validation.contract_layer import report_findings
+from evalscore.version import __version__
 
 if TYPE_CHECKING:
     from evalscore.cli.score_command import ScoreOptions

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from evalscore import __version__
 from evalscore.json_output import dumps_text
 from evalscore.reporters._formats import json_value, located, plain, violations_found, whole
 from evalscore.reporters.validation_sarif import SARIF_SCHEMA, artifact_uri
 from evalscore.scoring.report import ScoreReport
 from evalscore.scoring.violations import VIOLATION_CODES
+from evalscore.version import __version__
 
 DISAGREES: Final = "recorded-score-disagrees"
 

@@ -7,12 +7,12 @@ from typing import Any
 
 import jsonschema_rs
 
-from evalscore import __version__
 from evalscore.artifact_kinds import VALIDATION_REPORT_SCHEMA_FILE
 from evalscore.findings import Finding
 from evalscore.json_output import dumps_text
 from evalscore.published import published_schema
 from evalscore.validation.summary import ArtifactVerdict, ValidationSummary
+from evalscore.version import __version__
 
 
 def finding_dict(finding: Finding) -> dict[str, Any]:

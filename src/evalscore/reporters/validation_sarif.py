@@ -15,7 +15,6 @@ from pathlib import PurePosixPath
 from typing import Any, Final
 from urllib.parse import quote
 
-from evalscore import __version__
 from evalscore.coherence.registry import RULES
 from evalscore.findings import Finding
 from evalscore.inputs.documents import SYNTAX_CODES
@@ -23,6 +22,7 @@ from evalscore.json_output import dumps_text
 from evalscore.reporters._formats import plain, whole
 from evalscore.validation.checker import CONTRACT_CODES
 from evalscore.validation.summary import ArtifactVerdict, ValidationSummary
+from evalscore.version import __version__
 
 SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 _NAMES: Final[dict[str, str]] = {

@@ -23,7 +23,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from evalscore import __version__
 from evalscore.scoring import aggregate as agg
 from evalscore.scoring.compare import Disagreement, compare_step
 from evalscore.scoring.decision import Scope, Scored, decide
@@ -61,6 +60,7 @@ from evalscore.scoring.signals import LATENCY_EDGES_MS, SignalParams, Signals, s
 from evalscore.scoring.step_violations import gated_step, recorded_violations, rederived_violations, review_violations
 from evalscore.scoring.thresholds import Thresholds
 from evalscore.sources import source_order
+from evalscore.version import __version__
 from evalscore.vocabulary import DEFAULT_MODEL, ScoringModel
 
 if TYPE_CHECKING:
