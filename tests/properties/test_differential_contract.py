@@ -29,8 +29,9 @@ from hypothesis_jsonschema import from_schema
 from pydantic import ValidationError
 
 from evalscore.coherence import RULES, coherence_findings
-from evalscore.contract.builder import ARTIFACT_KINDS, MODELS, SCHEMA_FILES
+from evalscore.contract.builder import ARTIFACT_KINDS, SCHEMA_FILES
 from evalscore.inputs.yaml_loader import load_yaml
+from evalscore.models.by_kind import MODELS
 from evalscore.validation import contract_layer
 
 install()

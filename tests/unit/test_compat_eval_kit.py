@@ -9,8 +9,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from evalscore.contract.builder import MODELS, SCHEMA_FILES
+from evalscore.contract.builder import SCHEMA_FILES
 from evalscore.inputs.yaml_loader import load_yaml
+from evalscore.models.by_kind import MODELS
 from evalscore.validation import check_paths
 
 EVAL_KIT = Path(__file__).resolve().parents[2] / ".." / "shared" / "compat" / "eval-kit"

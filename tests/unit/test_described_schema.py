@@ -12,7 +12,7 @@ import evalscore.ledger.record
 import evalscore.models
 import evalscore.scoring.report
 import evalscore.validation.report
-from evalscore.contract.described import DescribedJsonSchema, attribute_docstrings, field_docstring
+from evalscore.described_schema import DescribedJsonSchema, attribute_docstrings, field_docstring
 
 
 class Parent(BaseModel):

@@ -12,7 +12,8 @@ import jsonschema
 import pytest
 from pydantic import ValidationError
 
-from evalscore.contract.builder import MODELS, SCHEMA_FILES
+from evalscore.contract.builder import SCHEMA_FILES
+from evalscore.models.by_kind import MODELS
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "valid"

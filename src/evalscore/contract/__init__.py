@@ -1,7 +1,6 @@
 """The published contract: JSON Schemas generated from the models.
 
-Each name is imported on first use: the score report's schema reads descriptions with
-``contract.described``, which must not load the artifact models with it.
+Each name is imported on first use: importing the package loads no model.
 """
 
 from __future__ import annotations

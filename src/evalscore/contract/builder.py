@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any, Final
 
 import orjson
-from pydantic import BaseModel
 
 from evalscore.artifact_kinds import (
     ARTIFACT_KINDS,
@@ -20,12 +19,12 @@ from evalscore.artifact_kinds import (
     VALIDATION_REPORT_SCHEMA_FILE,
     ArtifactKind,
 )
-from evalscore.contract.described import DescribedJsonSchema
-from evalscore.models import CURRENT_SCHEMA_VERSION, EvalSuite, Run, ScoredRun, StepScore
+from evalscore.described_schema import DescribedJsonSchema
+from evalscore.models import CURRENT_SCHEMA_VERSION
+from evalscore.models.by_kind import MODELS
 
 __all__ = [
     "ARTIFACT_KINDS",
-    "MODELS",
     "REPORT_SCHEMA_FILE",
     "SCHEMA_FILES",
     "VALIDATION_REPORT_SCHEMA_FILE",
@@ -37,12 +36,6 @@ __all__ = [
     "render_schema",
 ]
 
-MODELS: Final[dict[ArtifactKind, type[BaseModel]]] = {
-    "eval-suite": EvalSuite,
-    "run": Run,
-    "scored-run": ScoredRun,
-    "step-score": StepScore,
-}
 ID_BASE: Final = "https://evalscore.dev/schemas/v1/"
 DRAFT: Final = "https://json-schema.org/draft/2020-12/schema"
 GENERATOR_NOTE: Final = (

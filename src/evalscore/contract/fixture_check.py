@@ -18,9 +18,10 @@ import jsonschema
 import orjson
 from pydantic import ValidationError
 
-from evalscore.contract.builder import ARTIFACT_KINDS, MODELS, SCHEMA_FILES, ArtifactKind
+from evalscore.contract.builder import ARTIFACT_KINDS, SCHEMA_FILES, ArtifactKind
 from evalscore.inputs.documents import read_documents
 from evalscore.inputs.paths import classify
+from evalscore.models.by_kind import MODELS
 from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.kinds import detect_kind
 from evalscore.validation.pipeline import check_paths

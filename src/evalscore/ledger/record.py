@@ -15,7 +15,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from evalscore.contract.described import DescribedJsonSchema
+from evalscore.described_schema import DescribedJsonSchema
 from evalscore.scoring.report import DecisionThresholds, InputRef, SuiteRef
 
 LEDGER_RECORD_SCHEMA_ID: Final = "https://evalscore.dev/schemas/v1/ledger-record.schema.json"

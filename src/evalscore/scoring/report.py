@@ -11,7 +11,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from evalscore.contract.described import DescribedJsonSchema
+from evalscore.described_schema import DescribedJsonSchema
 from evalscore.instants import END_OF_TEXT
 from evalscore.vocabulary import Dimension, ScoringModel
 

@@ -148,7 +148,7 @@ def _with_model(
     from pydantic import ValidationError  # noqa: PLC0415 - see the docstring
 
     from evalscore.coherence.enforce import DEFERRED  # noqa: PLC0415
-    from evalscore.contract.builder import MODELS  # noqa: PLC0415
+    from evalscore.models.by_kind import MODELS  # noqa: PLC0415
 
     try:
         model = MODELS[kind].model_validate(document, context={"coherence": DEFERRED})

@@ -6,7 +6,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from evalscore.contract.described import DescribedJsonSchema
+from evalscore.described_schema import DescribedJsonSchema
 
 VALIDATION_REPORT_SCHEMA_ID: Final = "https://evalscore.dev/schemas/v1/validation-report.schema.json"
 JSON_SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
