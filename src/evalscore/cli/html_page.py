@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from evalscore.cli.output_file import AtomicOutput, OutputRefusedError, check_output
+from evalscore.output_file import AtomicOutput, OutputRefusedError, check_output
 from evalscore.printable import printable_path
 from evalscore.reporters._plots import PlottingUnavailableError
 from evalscore.scoring.report import ScoreReport

@@ -19,7 +19,12 @@ import orjson
 from click.decorators import FC
 
 from evalscore.cli.common import MAX_DOCUMENT_BYTES_CEILING
-from evalscore.cli.output_file import (
+from evalscore.cli.progress import Progress
+from evalscore.findings import Finding
+from evalscore.importers.shared.errors import ImportFailedError, UnreadableSourceError
+from evalscore.inputs.documents import TOO_LARGE, UNREADABLE
+from evalscore.models import EvalSuite, Run
+from evalscore.output_file import (
     EXIT_TERMINATED,
     STDOUT,
     AtomicOutput,
@@ -28,11 +33,6 @@ from evalscore.cli.output_file import (
     check_output,
     sigterm_raises,
 )
-from evalscore.cli.progress import Progress
-from evalscore.findings import Finding
-from evalscore.importers.shared.errors import ImportFailedError, UnreadableSourceError
-from evalscore.inputs.documents import TOO_LARGE, UNREADABLE
-from evalscore.models import EvalSuite, Run
 from evalscore.printable import MESSAGE_LIMIT, printable, printable_path, shortened
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, tracebacks_requested
 from evalscore.validation.pipeline import check_paths

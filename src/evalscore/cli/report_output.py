@@ -18,8 +18,8 @@ from pathlib import Path
 import click
 
 from evalscore.cli.common import write_out
-from evalscore.cli.output_file import AtomicOutput, OutputRefusedError, OutputTarget, check_output
 from evalscore.inputs.paths import STDIN, classify
+from evalscore.output_file import AtomicOutput, OutputRefusedError, OutputTarget, check_output
 from evalscore.printable import printable_path
 
 output_option = click.option(

@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from evalscore.cli.output_file import non_regular_kind, same_file_as
 from evalscore.inputs import strict_json
 from evalscore.inputs.syntax_error import DocumentSyntaxError
 from evalscore.ledger.record import GENESIS, canonical, record_hash, report_digest
+from evalscore.output_file import non_regular_kind, same_file_as
 from evalscore.scoring.report import ScoreReport
 
 if TYPE_CHECKING:

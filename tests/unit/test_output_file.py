@@ -1,4 +1,4 @@
-"""The output-target guards of ``evalscore.cli.output_file`` (used by ``import``; meant for ``--output`` too)."""
+"""The output-target guards of ``evalscore.output_file`` (used by ``import``; meant for ``--output`` too)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from types import FrameType
 
 import pytest
 
-from evalscore.cli.output_file import (
+from evalscore.output_file import (
     AtomicOutput,
     OutputRefusedError,
     Terminated,
