@@ -23,11 +23,12 @@ from evalscore.models import Run, ScoredRun
 from evalscore.scoring import SourcedRun, score
 from evalscore.scoring import partials as partials_module
 from evalscore.scoring.compare import disagreement_text
-from evalscore.scoring.engine import build_report, score_run
+from evalscore.scoring.engine import score_run
 from evalscore.scoring.join import index_suites
 from evalscore.scoring.partials import Partial, merge_partials
 from evalscore.scoring.refusal import refusal_text
 from evalscore.scoring.report import ScoreReport
+from evalscore.scoring.report_builder import build_report
 from evalscore.scoring.signals import SignalParams
 from module_files import load_module
 

@@ -25,9 +25,9 @@ from evalscore.inputs.paths import expand_paths
 from evalscore.ledger.append import LedgerRefusedError, append_decision, check_ledger
 from evalscore.printable import printable, printable_path
 from evalscore.reporters.registry import SCORE_REPORTERS, ReportStyle
-from evalscore.scoring.engine import build_report
 from evalscore.scoring.partials import PartialSum
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
+from evalscore.scoring.report_builder import build_report
 from evalscore.validation.contract_layer import report_findings
 from evalscore.version import __version__
 

@@ -74,7 +74,7 @@ def record_hash(fields: dict[str, Any]) -> str:
 
 def report_digest(report: dict[str, Any]) -> str:
     """The SHA-256 of a score report's canonical JSON. The report lists its inputs, refusals and
-    disagreements in an order of their own (``scoring.engine``), so the same inputs given in any order
+    disagreements in an order of their own (``scoring.report_builder``), so the same inputs given in any order
     give the same report, and the same digest."""
     return hashlib.sha256(canonical(report)).hexdigest()
 

@@ -14,14 +14,16 @@ if TYPE_CHECKING:
     from evalscore.scoring.aggregate import Aggregate, compute_rates, empty, merge
     from evalscore.scoring.compare import Disagreement, compare_step
     from evalscore.scoring.decision import decide
-    from evalscore.scoring.engine import SourcedRun, build_report, score, score_run
+    from evalscore.scoring.engine import score_run
     from evalscore.scoring.gate_matching import OrderingUnobserved, match_mandated
     from evalscore.scoring.join import SuiteIndex, index_suites, join_run
     from evalscore.scoring.partials import ModelRuns, Partial, merge_partials
     from evalscore.scoring.rederive import Rederived, StepPlace, rederive_step
     from evalscore.scoring.refusal import Refusal
     from evalscore.scoring.report import InputRef, ScoreReport, parse_report, report_json_schema
+    from evalscore.scoring.report_builder import build_report, score
     from evalscore.scoring.signals import SignalParams, Signals, merge_signals, signals_of
+    from evalscore.scoring.sourced_run import SourcedRun
     from evalscore.scoring.thresholds import Thresholds
 
 _PUBLIC: Final[dict[str, str]] = {
@@ -36,11 +38,11 @@ _PUBLIC: Final[dict[str, str]] = {
     "ScoreReport": "evalscore.scoring.report",
     "SignalParams": "evalscore.scoring.signals",
     "Signals": "evalscore.scoring.signals",
-    "SourcedRun": "evalscore.scoring.engine",
+    "SourcedRun": "evalscore.scoring.sourced_run",
     "StepPlace": "evalscore.scoring.rederive",
     "SuiteIndex": "evalscore.scoring.join",
     "Thresholds": "evalscore.scoring.thresholds",
-    "build_report": "evalscore.scoring.engine",
+    "build_report": "evalscore.scoring.report_builder",
     "compare_step": "evalscore.scoring.compare",
     "compute_rates": "evalscore.scoring.aggregate",
     "decide": "evalscore.scoring.decision",
@@ -54,7 +56,7 @@ _PUBLIC: Final[dict[str, str]] = {
     "parse_report": "evalscore.scoring.report",
     "rederive_step": "evalscore.scoring.rederive",
     "report_json_schema": "evalscore.scoring.report",
-    "score": "evalscore.scoring.engine",
+    "score": "evalscore.scoring.report_builder",
     "score_run": "evalscore.scoring.engine",
     "signals_of": "evalscore.scoring.signals",
 }

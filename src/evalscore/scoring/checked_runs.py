@@ -110,7 +110,8 @@ class RunScorer:
         # the models (and pydantic) load with the first run scored from its model: a worker that
         # scores dicts only never needs them
         from evalscore.models.run import RunOf  # noqa: PLC0415
-        from evalscore.scoring.engine import SourcedRun, score_run  # noqa: PLC0415
+        from evalscore.scoring.engine import score_run  # noqa: PLC0415
+        from evalscore.scoring.sourced_run import SourcedRun  # noqa: PLC0415
 
         checked = check_guarded(document, None, True, self._findings_wanted)
         run = checked.model

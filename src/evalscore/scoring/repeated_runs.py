@@ -20,7 +20,7 @@ from evalscore.scoring.partials import Partial
 from evalscore.scoring.refusal import RUN_REPEATED, Refusal
 
 if TYPE_CHECKING:
-    from evalscore.scoring.engine import SourcedRun
+    from evalscore.scoring.sourced_run import SourcedRun
 
 RUN_ID_DIGEST_BYTES: Final = 16
 """128 bits: two different ids share a digest with odds far below one in 10^20 for a billion runs,

@@ -12,10 +12,11 @@ from evalscore.models import EvalSuite
 from evalscore.models.run import RunOf
 from evalscore.scoring import checked_runs
 from evalscore.scoring.checked_runs import RunOutcome, RunScorer
-from evalscore.scoring.engine import SourcedRun, score_run
+from evalscore.scoring.engine import score_run
 from evalscore.scoring.join import SuiteIndex, index_suites
 from evalscore.scoring.partials import Partial
 from evalscore.scoring.signals import SignalParams
+from evalscore.scoring.sourced_run import SourcedRun
 from evalscore.validation.checker import check_guarded
 from evalscore.vocabulary import ScoringModel
 

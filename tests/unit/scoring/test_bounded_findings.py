@@ -14,7 +14,7 @@ from functools import reduce
 import pytest
 
 from evalscore.reporters.score_text import render_score_text
-from evalscore.scoring import SourcedRun, engine, parse_report, partials, score
+from evalscore.scoring import SourcedRun, parse_report, partials, report_builder, score
 from evalscore.scoring.compare import Disagreement, disagreement_text
 from evalscore.scoring.partials import ModelRuns, Partial, PartialSum, merge_partials, sum_partials
 from evalscore.scoring.refusal import Refusal, refusal_text
@@ -94,7 +94,7 @@ def test_unlisted_refusals_are_tallied_per_code_with_the_steps_they_cover(monkey
     total = sum_partials(parts)
     assert len(total.refusals) == 1
     assert total.unlisted_refusals == (("step-unknown", 1, 3), ("task-unknown", 2, 14))
-    assert engine.refusal_summary(total.refusals, total.unlisted_refusals)[0].startswith(
+    assert report_builder.refusal_summary(total.refusals, total.unlisted_refusals)[0].startswith(
         "4 refusal(s) (step-unknown: 1, task-unknown: 3) covering 19 step(s)"
     )
 
@@ -168,10 +168,10 @@ def test_each_model_keeps_the_first_sources_in_input_order_and_counts_every_run(
 
 
 def test_a_model_whose_sources_are_all_named_is_not_counted_in_the_refusal() -> None:
-    detail = engine.model_detail(ModelRuns("v2", 2, ("b.json", "a.json")))
+    detail = report_builder.model_detail(ModelRuns("v2", 2, ("b.json", "a.json")))
     assert detail == "v2: a.json, b.json"
-    assert engine.model_detail(ModelRuns("v3", 2, ("c.json",))) == "v3: 2 runs (c.json and 1 more)"
-    assert engine.model_detail(ModelRuns("v3", 1_003, ("c.json",))) == "v3: 1,003 runs (c.json and 1,002 more)"
+    assert report_builder.model_detail(ModelRuns("v3", 2, ("c.json",))) == "v3: 2 runs (c.json and 1 more)"
+    assert report_builder.model_detail(ModelRuns("v3", 1_003, ("c.json",))) == "v3: 1,003 runs (c.json and 1,002 more)"
 
 
 # --- merging ---------------------------------------------------------------------------------
@@ -374,6 +374,6 @@ def test_ids_of_a_megabyte_each_keep_a_bounded_memory() -> None:
 
 def test_the_report_lists_the_first_refusals_asked_and_counts_those_unlisted_before_and_after() -> None:
     kept = [Refusal(code="task-unknown", reason="r", pointer=f"/p{n}") for n in range(5)]
-    listed, unlisted = engine.listed_refusals(kept, (("step-unknown", 3, 3),), 2)
+    listed, unlisted = report_builder.listed_refusals(kept, (("step-unknown", 3, 3),), 2)
     assert (listed, unlisted) == (kept[:2], 6)
-    assert engine.listed_refusals(kept, (), 9) == (kept, 0)
+    assert report_builder.listed_refusals(kept, (), 9) == (kept, 0)

@@ -6,10 +6,10 @@ import jsonschema
 import pytest
 
 from evalscore.scoring import SourcedRun, Thresholds, parse_report, report_json_schema, score
-from evalscore.scoring.engine import source_order
 from evalscore.scoring.intervals import wilson
 from evalscore.scoring.report import InputRef
 from evalscore.scoring.signals import SignalParams
+from evalscore.sources import source_order
 
 from .builders import (
     REFUND,
