@@ -28,7 +28,8 @@ from typing import Any
 
 import orjson
 
-from evalscore.cli.score_command import ScoreOptions, run_score
+from evalscore.cli.score_command import run_score
+from evalscore.cli.score_options import ScoreOptions
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
 from evalscore.scoring.signals import SignalParams
 from evalscore.scoring.thresholds import Thresholds

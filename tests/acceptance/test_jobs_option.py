@@ -26,10 +26,9 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evalscore.cli import score_command
 from evalscore.cli.main import main
 from evalscore.distributed.cluster import ClusterError
-from evalscore.scoring import checked_runs, repeated_runs, scored_runs
+from evalscore.scoring import checked_runs, corpus, repeated_runs, scored_runs
 from evalscore.scoring.repeated_runs import RepeatedRuns
 from evalscore.validation import parallel, pipeline, summary
 from evalscore.validation.clean_stretches import CleanStretch
@@ -149,7 +148,7 @@ def test_the_workers_send_summed_runs_and_the_parent_reads_again_only_those_hold
     received: list[list[int]] = []
     """The line of each run, for each sum the parent received."""
     unfolded: list[list[int]] = []
-    real_add, real_unfolded = score_command._Scoring.add, scored_runs.ScoredRuns.unfolded
+    real_add, real_unfolded = corpus.CorpusScoring.add, scored_runs.ScoredRuns.unfolded
 
     def lines_of(scored: scored_runs.ScoredRuns) -> list[int]:
         return [int(source.rsplit(":", 1)[1]) for _, source, _ in scored.runs]
@@ -163,7 +162,7 @@ def test_the_workers_send_summed_runs_and_the_parent_reads_again_only_those_hold
         unfolded.append(lines_of(scored))
         return real_unfolded(scored)
 
-    monkeypatch.setattr(score_command._Scoring, "add", add)
+    monkeypatch.setattr(corpus.CorpusScoring, "add", add)
     monkeypatch.setattr(scored_runs.ScoredRuns, "unfolded", count_unfolded)
     lines = valid_lines()
     if not repeats:
@@ -239,7 +238,7 @@ def test_a_bug_in_score_s_loop_leaves_no_worker_behind(
     holds the traceback lets go of it: a worker left waiting on its queue outlives the command.
     (``validate``'s case is in test_validate_cli.py, which the mutation gate runs.)"""
     monkeypatch.setattr(pipeline, "RANGE_BYTES", 700)
-    monkeypatch.setattr(score_command._Scoring, "add", _failing)
+    monkeypatch.setattr(corpus.CorpusScoring, "add", _failing)
     log = write(tmp_path / "runs.jsonl", valid_lines())
     before = set(multiprocessing.active_children())
     result = invoke("score", log, "-j", "2")
@@ -256,7 +255,7 @@ def test_no_room_on_disk_for_the_run_ids_is_exit_2_with_one_line_and_no_report(
     jobs: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A long log's run ids go to a temporary database on disk; there is no room for them.
-    monkeypatch.setattr(score_command, "RepeatedRuns", partial(RepeatedRuns, memory_entries=5))
+    monkeypatch.setattr(corpus, "RepeatedRuns", partial(RepeatedRuns, memory_entries=5))
     monkeypatch.setattr(repeated_runs._OnDisk, "add", _disk_full)
     log = write(tmp_path / "runs.jsonl", valid_lines())
     report = tmp_path / "score.json"
@@ -402,7 +401,7 @@ def test_run_ids_spilled_to_disk_give_the_same_report_across_files_and_forked_po
     unbounded = invoke(*args, "-j", "2")
     submitted.clear()
     closed: list[tuple[int, int]] = []
-    monkeypatch.setattr(score_command, "RepeatedRuns", spilling(closed))
+    monkeypatch.setattr(corpus, "RepeatedRuns", spilling(closed))
     for jobs in ("1", "2"):
         bounded = invoke(*args, "-j", jobs)
         assert (bounded.exit_code, bounded.stdout) == (unbounded.exit_code, unbounded.stdout)
@@ -426,8 +425,8 @@ def test_the_run_ids_on_disk_are_deleted_when_reading_the_runs_fails(
         raise ClusterError("the scheduler went away")
 
     closed: list[tuple[int, int]] = []
-    monkeypatch.setattr(score_command, "RepeatedRuns", spilling(closed))
-    monkeypatch.setattr(score_command, "judge_paths", failing)
+    monkeypatch.setattr(corpus, "RepeatedRuns", spilling(closed))
+    monkeypatch.setattr(corpus, "judge_paths", failing)
     result = invoke("score", write(tmp_path / "runs.jsonl", valid_lines()), "-j", "2")
     assert result.exit_code == 2
     assert "the scheduler went away" in result.stderr

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from evalscore import __version__
 from evalscore.cli.main import main
-from evalscore.cli.score_report import _newer_version, _version_key, read_score_report
+from evalscore.scoring.baseline import _newer_version, _version_key, read_score_report
 from evalscore.scoring.report import InputRef, ScoreReport
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,9 +16,9 @@ import click
 
 from evalscore.cli.common import max_document_bytes_option, traceback_option
 from evalscore.cli.html_page import write_html, write_text
-from evalscore.cli.score_report import read_score_report
 from evalscore.printable import printable
 from evalscore.reporters.registry import SCORE_REPORTERS, ReportStyle
+from evalscore.scoring.baseline import read_score_report
 from evalscore.scoring.report import ScoreReport
 
 EXIT_WRITTEN: Final = 0

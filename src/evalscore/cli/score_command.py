@@ -7,11 +7,9 @@ Exit codes: 0 pass, 1 fail, 2 usage error or unreadable path, 3 an input is inva
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import click
 
@@ -32,177 +30,22 @@ from evalscore.cli.common import (
 )
 from evalscore.cli.progress import Progress
 from evalscore.cli.report_output import ReportDestination, deliver, output_option, report_destination
-from evalscore.collector import collector_paused, imported_once
+from evalscore.cli.score_options import ScoreOptions
+from evalscore.collector import imported_once
 from evalscore.distributed.cluster import ClusterError, ClusterSpec
-from evalscore.findings import Finding
-from evalscore.inputs.documents import InputRecord
-from evalscore.inputs.paths import FileKey, file_key
 from evalscore.printable import printable
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
-from evalscore.scoring.checked_runs import RUN_KINDS, CheckedRun, RunScorer
+from evalscore.scoring.corpus import InputsRead, read_corpus
 from evalscore.scoring.intervals import DEFAULT_CONFIDENCE
-from evalscore.scoring.partials import DEFAULT_LISTED, MAX_LISTED, Partial, PartialSum
-from evalscore.scoring.repeated_runs import RepeatedRuns, RunIdsLostError
-from evalscore.scoring.scored_runs import ScoredRuns, fold_runs
+from evalscore.scoring.partials import DEFAULT_LISTED, MAX_LISTED
+from evalscore.scoring.repeated_runs import RunIdsLostError
 from evalscore.scoring.signals import SignalParams
 from evalscore.scoring.thresholds import DEFAULT_MAX_DROP, ThresholdBasis, Thresholds
-from evalscore.validation.checker import WRONG_KIND, CheckedArtifact
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR
-from evalscore.validation.parallel import worker_count
-from evalscore.validation.pipeline import checked_documents, closed_after, judge_paths
-from evalscore.validation.summary import ValidationSummary
 from evalscore.vocabulary import ScoringModel
 
 EXIT_USAGE: Final = 2
 EXIT_INVALID_INPUT: Final = 3
-FINDINGS_SHOWN: Final = 3
-"""Findings the report over invalid input shows per artifact (and so looks for, about)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreOptions:
-    runs: tuple[str, ...]
-    suites: tuple[str, ...]
-    scoring_model: ScoringModel | None
-    thresholds: Thresholds
-    baseline: str | None
-    signal_params: SignalParams
-    output_format: str
-    max_document_bytes: int
-    jobs: int | None = None
-    """Processes checking and scoring a long JSONL file; None: every usable core."""
-    output: str | None = None
-    """``--output``: the file the report in ``output_format`` is written to (the text report then goes to stdout)."""
-    html: str | None = None
-    """``--html``: the file the HTML page of the report is written to as well."""
-    ledger: str | None = None
-    """``--ledger``: the decision ledger a record of the decision is appended to."""
-    dask: ClusterSpec | None = None
-    """``--dask``: the cluster the runs are checked and scored on; None: this machine."""
-    color: ColorChoice = "auto"
-    verbosity: int = 0
-    """-1 ``-q``, 0, 1 ``-v``."""
-    listed: int = DEFAULT_LISTED
-    """``--max-listed``: how many violations, refusals, disagreements and gated steps the report lists, each."""
-
-
-@dataclass(slots=True)
-class _Inputs:
-    """What reading the inputs found: records for the report, verdicts of the invalid ones."""
-
-    records: list[tuple[InputRecord, set[str]]] = field(default_factory=list)
-    invalid: ValidationSummary = field(
-        default_factory=lambda: ValidationSummary(
-            strict=False, max_findings=FINDINGS_SHOWN, show_all="evalscore validate --max-errors 0"
-        )
-    )
-    kinds_by_source: dict[str, set[str]] = field(default_factory=dict)
-
-    def note(self, checked: CheckedArtifact, expected: frozenset[str]) -> bool:
-        """Record an artifact; True when it is valid and of an expected kind."""
-        self.kinds_by_source.setdefault(checked.source, set()).add(checked.kind or "unknown")
-        if not checked.valid:
-            self.invalid.add(checked)
-            return False
-        if checked.kind not in expected:
-            wrong = CheckedArtifact(
-                checked.source, checked.line, checked.kind, (*checked.findings, _wrong_kind(checked, expected))
-            )
-            self.invalid.add(wrong)
-            return False
-        return True
-
-    def note_runs(self, source: str, kinds: frozenset[str]) -> None:
-        """Record valid runs of ``kinds`` read from ``source``."""
-        self.kinds_by_source.setdefault(source, set()).update(kinds)
-
-    def record(self, record: InputRecord) -> None:
-        self.records.append((record, self.kinds_by_source.get(record.path, set())))
-
-
-def _wrong_kind(checked: CheckedArtifact, expected: frozenset[str]) -> Finding:
-    return Finding(
-        layer="contract",
-        code=WRONG_KIND,
-        severity="error",
-        pointer="",
-        message=f"expected {' or '.join(sorted(expected))} here, found {checked.kind}",
-        source=checked.source,
-        line=checked.line,
-    )
-
-
-def _load_suites(options: ScoreOptions, inputs: _Inputs) -> list[Any]:
-    """The valid suites' checked dicts, in order: read as ``validate`` reads them, without their models
-    (a suite's model is built only if a run is scored from its model, ``checked_runs.RunScorer``)."""
-    suites: list[Any] = []
-    for checked, suite in checked_documents(
-        list(options.suites), "eval-suite", max_document_bytes=options.max_document_bytes, on_input=inputs.record
-    ):
-        if inputs.note(checked, frozenset({"eval-suite"})):
-            suites.append(suite)
-    return suites
-
-
-class _Scoring:
-    """The runs' partials added up in input order; a run met again is refused, and once an input is
-    invalid (or a bug met on a run) the rest are still checked, to list every problem, but not scored."""
-
-    def __init__(self, inputs: _Inputs, scorer: RunScorer, repeated: RepeatedRuns) -> None:
-        self._inputs = inputs
-        self._scorer = scorer
-        self._repeated = repeated
-        self.total = PartialSum(listed=scorer.listed)
-
-    def add(self, judged: CheckedRun | ScoredRuns) -> None:
-        if isinstance(judged, ScoredRuns):
-            self._add_scored(judged)
-            return
-        inputs = self._inputs
-        if inputs.note(judged.checked, RUN_KINDS) and not inputs.invalid.verdicts:
-            self._score(judged)
-        if inputs.invalid.verdicts:
-            self._scorer.stop()
-
-    def _add_scored(self, scored: ScoredRuns) -> None:
-        self._inputs.note_runs(scored.source, scored.kinds)
-        if self._inputs.invalid.verdicts:
-            return
-        if not scored.exact:
-            self._add_one_by_one(scored.unfolded(), 0)
-            return
-        for index, (key, source, _) in enumerate(scored.runs):
-            if self._repeated.first_source(key, source) is not None:
-                self._add_one_by_one(scored.unfolded(), index)
-                return
-        self.total.add(scored.partial)
-
-    def _add_one_by_one(self, checked_runs: list[CheckedRun], remembered: int) -> None:
-        """The runs of a ``ScoredRuns`` whose sum cannot be used (it holds a repeated run, or is not
-        exact), one by one; the first ``remembered`` are known to the repeat check already."""
-        for index, checked_run in enumerate(checked_runs):
-            run = checked_run.run
-            if index < remembered and run is not None and isinstance(run.outcome, Partial):
-                self.total.add(run.outcome)
-            else:
-                self.add(checked_run)
-
-    def _score(self, checked_run: CheckedRun) -> None:
-        run = checked_run.run
-        if run is None:  # not a run (refused by note), or read once scoring had stopped
-            return
-        part = self._repeated.refusal_of(run.run_id, run.source, run.steps)
-        if part is None:
-            if isinstance(run.outcome, Finding):  # a bug on this run: named, nothing scored
-                self._inputs.invalid.add(CheckedArtifact(run.source, None, None, (run.outcome,)))
-                return
-            part = run.outcome
-        self.total.add(part)
-
-
-def suite_files(suites: tuple[str, ...]) -> frozenset[FileKey]:
-    """The files given to ``--suite``: never also read as runs (a directory of runs often holds its suite)."""
-    return frozenset(key for key in map(file_key, suites) if key is not None)
 
 
 def _check_ledger(ledger: Path, named: tuple[str, ...]) -> None:
@@ -224,63 +67,33 @@ def _prepare_report(options: ScoreOptions) -> None:
         imported_once("evalscore.reporters.score_text")
 
 
-def _score_runs(options: ScoreOptions, inputs: _Inputs, suites: list[Any] | None) -> PartialSum:
-    """Every run checked and scored one at a time (on every core for a long JSONL), so a long log
-    is never held whole."""
-    with collector_paused():  # the suites compiled: acyclic, as large as the suites
-        scorer = RunScorer(suites, options.scoring_model, options.signal_params, FINDINGS_SHOWN, options.listed)
-    repeated = RepeatedRuns()
-    scoring = _Scoring(inputs, scorer, repeated)
-    if inputs.invalid.verdicts:
-        scorer.stop()
-    try:
-        with cluster_for(options.dask) as cluster, Progress("runs") as progress:
-            judged: Iterator[CheckedRun | ScoredRuns] = judge_paths(
-                list(options.runs),
-                scorer,
-                workers=worker_count(options.jobs),
-                max_document_bytes=options.max_document_bytes,
-                on_input=inputs.record,
-                skip=suite_files(options.suites),
-                cluster=cluster,
-                fold=partial(fold_runs, scorer),
-                on_started=partial(_prepare_report, options),
-            )
-            with closed_after(judged):
-                for item in judged:
-                    progress.tick(item.count if isinstance(item, ScoredRuns) else 1)
-                    scoring.add(item)
-    finally:
-        repeated.close()  # deletes its database on disk, if it spilled to one
-    return scoring.total
-
-
 def run_score(options: ScoreOptions) -> int:
     named = (*options.runs, *options.suites, *([options.baseline] if options.baseline else []))
     destination = report_destination(options.output, named)
     if options.ledger is not None:
         _check_ledger(Path(options.ledger), named)
-    inputs = _Inputs()
-    with collector_paused():  # the suites' checked dicts, kept: acyclic, as large as the suites
-        suites = _load_suites(options, inputs)
-    rederived = bool(options.suites) and not inputs.invalid.verdicts
     try:
-        total = _score_runs(options, inputs, suites if rederived else None)
+        corpus = read_corpus(
+            options.corpus_request(),
+            cluster=cluster_for(options.dask),
+            progress=Progress("runs"),
+            on_started=partial(_prepare_report, options),
+        )
     except (ClusterError, RunIdsLostError) as error:
         sys.stderr.write(f"evalscore score: {printable(str(error))}\n")
         return EXIT_USAGE
-    if inputs.invalid.verdicts:
-        return _report_invalid(inputs, options, destination)
-    if not any(kinds & RUN_KINDS for _, kinds in inputs.records):
+    if corpus.invalid.verdicts:
+        return _report_invalid(corpus.inputs, options, destination)
+    if not corpus.found_runs:
         sys.stderr.write("evalscore score: no run found under the given paths; nothing was scored\n")
         return EXIT_USAGE
     _prepare_report(options)  # done already when the runs were scored on forked workers
     from evalscore.cli.score_report import report_scores  # noqa: PLC0415
 
-    return report_scores(options, total, rederived, inputs.records, destination)
+    return report_scores(options, corpus.total, corpus.rederived, corpus.inputs.records, destination)
 
 
-def _report_invalid(inputs: _Inputs, options: ScoreOptions, destination: ReportDestination) -> int:
+def _report_invalid(inputs: InputsRead, options: ScoreOptions, destination: ReportDestination) -> int:
     """No score is printed over invalid input: the validation findings are, and the exit code says so."""
     summary = inputs.invalid
     summary.inputs.extend(record for record, _ in inputs.records)

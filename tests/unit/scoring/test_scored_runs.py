@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from evalscore.cli import score_command
 from evalscore.findings import Finding
 from evalscore.inputs.documents import Document, parse_json
 from evalscore.inputs.yaml_loader import load_yaml
 from evalscore.models.suite import EvalSuite
+from evalscore.scoring import corpus
 from evalscore.scoring.checked_runs import CheckedRun, RunScorer
 from evalscore.scoring.partials import Partial, sum_partials
 from evalscore.scoring.repeated_runs import RepeatedRuns, run_id_digest
@@ -233,7 +233,7 @@ def test_the_caller_adds_a_sum_not_to_be_used_as_its_runs_judged_again_one_by_on
     assert not tainted.exact
     assert tainted.partial != sum_partials(partials(alone))  # it holds part of run b
     tainted.bind(lambda: one_by_one(runs))
-    scoring = score_command._Scoring(score_command._Inputs(), scorer(), RepeatedRuns())
+    scoring = corpus.CorpusScoring(corpus.InputsRead(), scorer(), RepeatedRuns())
     scoring.add(tainted)
     assert scoring.total.total() == sum_partials(partials(alone))
 
@@ -243,12 +243,12 @@ def test_the_caller_refuses_a_repeated_run_inside_a_sum_and_counts_the_others_on
     (summed,) = fold_runs(scorer(), documents(runs))
     assert isinstance(summed, ScoredRuns)
     summed.bind(lambda: one_by_one(runs))
-    scoring = score_command._Scoring(score_command._Inputs(), scorer(), RepeatedRuns())
+    scoring = corpus.CorpusScoring(corpus.InputsRead(), scorer(), RepeatedRuns())
     scoring.add(summed)
     total = scoring.total.total()
     assert [(refusal.code, refusal.source) for refusal in total.refusals] == [("run-repeated", "log.jsonl:3")]
     assert total.aggregate.refused_steps == steps(RUN_A)
-    in_one_process = score_command._Scoring(score_command._Inputs(), scorer(), RepeatedRuns())
+    in_one_process = corpus.CorpusScoring(corpus.InputsRead(), scorer(), RepeatedRuns())
     for checked_run in one_by_one(runs):
         in_one_process.add(checked_run)
     assert total == in_one_process.total.total()
