@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from evalscore.inputs.paths import expand_paths
+from evalscore.inputs.expansion import expand_paths
 from evalscore.inputs.yaml_loader import load_yaml
 from evalscore.validation import CheckedArtifact, check_paths
 

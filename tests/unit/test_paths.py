@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from evalscore.inputs import paths
-from evalscore.inputs.paths import SourceFile, classify, expand_paths, not_regular
+from evalscore.inputs.expansion import expand_paths
+from evalscore.inputs.paths import SourceFile, classify, not_regular
 
 
 def test_stdin_is_sniffed_and_the_paths_after_it_are_still_expanded(tmp_path: Path) -> None:

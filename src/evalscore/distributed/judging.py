@@ -20,8 +20,9 @@ from typing import IO, TYPE_CHECKING, Any
 
 from evalscore.distributed.cluster import ClusterError, worker_slots
 from evalscore.inputs.documents import Document, InputRecord, no_line, read_file_documents
+from evalscore.inputs.expansion import expand_paths
 from evalscore.inputs.jsonl_ranges import LineRange, line_ranges
-from evalscore.inputs.paths import STDIN, FileKey, SourceFile, expand_paths
+from evalscore.inputs.paths import STDIN, FileKey, SourceFile
 from evalscore.validation.parallel import Judge, Judged, judge_range
 from evalscore.validation.pipeline import guarded_reading
 

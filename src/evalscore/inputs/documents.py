@@ -25,7 +25,8 @@ from typing import IO, Any, Final, Literal
 from evalscore.findings import Finding
 from evalscore.inputs import strict_json
 from evalscore.inputs.errors import os_reason
-from evalscore.inputs.paths import STDIN, SourceFile, expand_paths, not_regular
+from evalscore.inputs.expansion import expand_paths
+from evalscore.inputs.paths import STDIN, SourceFile, not_regular
 from evalscore.inputs.positions import LOCATE_LIMIT
 from evalscore.inputs.syntax_error import DocumentSyntaxError
 from evalscore.inputs.urls import open_url, url_size

@@ -1,4 +1,4 @@
-"""Expand command-line paths into the files to read, in a stable order."""
+"""Local paths (and stdin) expanded into the files to read, in a stable order; ``expansion`` adds URLs."""
 
 from __future__ import annotations
 
@@ -94,34 +94,24 @@ def file_key(path: str) -> FileKey | None:
     return status.st_dev, status.st_ino
 
 
-def expand_paths(paths: list[str], skip: frozenset[FileKey] = frozenset()) -> Iterator[SourceFile]:
-    """Files named directly are read whatever their suffix (a suffix that announces no format
-    is sniffed from the content) and whatever they are (a pipe from ``<(cmd)`` is fine);
-    directories are walked recursively for the suffixes evalscore reads, regular files only. A URL
-    (``s3://…``, ``file://…``) is expanded the same way through fsspec (``inputs.urls``).
-    A file whose key is in ``skip`` is left out, named or walked (``score`` reads its suites so)."""
-    for path in paths:
-        if path == STDIN:
-            yield SourceFile(STDIN, "sniff", gzipped=False)
-            continue
-        if is_url(path):
-            from evalscore.inputs.urls import expand_url  # noqa: PLC0415 - it imports this module
-
-            yield from expand_url(path, skip)
-            continue
-        try:
-            status = os.stat(path)
-        except OSError as error:
-            yield SourceFile(path, "json", gzipped=False, problem=_reason(error))
-            continue
-        mode = status.st_mode
-        if stat.S_ISDIR(mode):
-            yield from _walk(path, skip)
-        elif (status.st_dev, status.st_ino) in skip:
-            continue
-        else:
-            fmt, gzipped = classify(path) or ("sniff", path.lower().endswith(".gz"))
-            yield SourceFile(path, fmt, gzipped)
+def expand_local_path(path: str, skip: frozenset[FileKey] = frozenset()) -> Iterator[SourceFile]:
+    """The files one path that is not a URL names (``expansion.expand_paths``, which reads URLs too)."""
+    if path == STDIN:
+        yield SourceFile(STDIN, "sniff", gzipped=False)
+        return
+    try:
+        status = os.stat(path)
+    except OSError as error:
+        yield SourceFile(path, "json", gzipped=False, problem=_reason(error))
+        return
+    mode = status.st_mode
+    if stat.S_ISDIR(mode):
+        yield from _walk(path, skip)
+    elif (status.st_dev, status.st_ino) in skip:
+        return
+    else:
+        fmt, gzipped = classify(path) or ("sniff", path.lower().endswith(".gz"))
+        yield SourceFile(path, fmt, gzipped)
 
 
 def _walk(directory: str, skip: frozenset[FileKey]) -> Iterator[SourceFile]:

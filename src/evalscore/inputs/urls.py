@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import IO, Final
 
 from evalscore.inputs.errors import os_reason
-from evalscore.inputs.paths import FileKey, SourceFile, classify, expand_paths
+from evalscore.inputs.paths import FileKey, SourceFile, classify, expand_local_path
 
 # ruff: noqa: PLC0415 - fsspec is imported only for a URL: without the extra, nothing changes
 
@@ -35,7 +35,7 @@ def expand_url(url: str, skip: frozenset[FileKey]) -> Iterator[SourceFile]:
         yield _unreadable(url, _reason(error))
         return
     if isinstance(filesystem, LocalFileSystem):
-        yield from expand_paths([root], skip)  # file://: the local path, with every guard a path has
+        yield from expand_local_path(root, skip)  # file://: the local path, with every guard a path has
         return
     try:
         is_directory = filesystem.info(root).get("type") == "directory"

@@ -10,7 +10,7 @@ from typing import Final
 from pydantic import ValidationError
 
 from evalscore.inputs.documents import Document, read_file_documents
-from evalscore.inputs.paths import expand_paths
+from evalscore.inputs.expansion import expand_paths
 from evalscore.scoring.report import InputRef, ScoreReport, parse_report, rate_count_mismatches
 from evalscore.validation.contract_layer import report_findings
 from evalscore.version import __version__

@@ -17,8 +17,9 @@ from evalscore.inputs.documents import (
     RawLine,
     read_file_documents,
 )
+from evalscore.inputs.expansion import expand_paths
 from evalscore.inputs.jsonl_ranges import line_ranges
-from evalscore.inputs.paths import STDIN, FileKey, expand_paths
+from evalscore.inputs.paths import STDIN, FileKey
 from evalscore.validation.checker import CheckedArtifact, check_guarded
 from evalscore.validation.clean_stretches import CleanStretch, clean_stretches
 from evalscore.validation.internal_error import internal_error_finding

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from evalscore.inputs.documents import Document, read_file_documents
-from evalscore.inputs.paths import expand_paths
+from evalscore.inputs.expansion import expand_paths
 from evalscore.models import EvalSuite
 from evalscore.models.run import RunOf
 from evalscore.scoring.join import JoinedStep, index_suites, join_run
