@@ -31,9 +31,9 @@ import orjson
 from evalscore.cli.score_command import run_score
 from evalscore.cli.score_options import ScoreOptions
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
+from evalscore.running.pipeline import check_paths
 from evalscore.scoring.signals import SignalParams
 from evalscore.scoring.thresholds import Thresholds
-from evalscore.validation.pipeline import check_paths
 
 LINEAR_LIMIT = 5.0
 """t(4N) / t(N) above this is reported as super-linear."""

@@ -19,8 +19,9 @@ from evalscore.version import __version__
 if TYPE_CHECKING:
     from evalscore.findings import Finding
     from evalscore.models import EvalSuite, Run, ScoredRun, StepScore
+    from evalscore.running.pipeline import check_paths
     from evalscore.scoring import ScoreReport, SourcedRun, Thresholds, score
-    from evalscore.validation import CheckedArtifact, check_document, check_paths
+    from evalscore.validation import CheckedArtifact, check_document
 
 _PUBLIC: Final[dict[str, str]] = {
     "CheckedArtifact": "evalscore.validation",
@@ -33,7 +34,7 @@ _PUBLIC: Final[dict[str, str]] = {
     "StepScore": "evalscore.models",
     "Thresholds": "evalscore.scoring",
     "check_document": "evalscore.validation",
-    "check_paths": "evalscore.validation",
+    "check_paths": "evalscore.running.pipeline",
     "score": "evalscore.scoring",
 }
 

@@ -27,10 +27,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evalscore.cli.main import main
-from evalscore.distributed.cluster import ClusterError
+from evalscore.running import parallel, pipeline
+from evalscore.running.cluster import ClusterError
 from evalscore.scoring import checked_runs, corpus, repeated_runs, scored_runs
 from evalscore.scoring.repeated_runs import RepeatedRuns
-from evalscore.validation import parallel, pipeline, summary
+from evalscore.validation import summary
 from evalscore.validation.clean_stretches import CleanStretch
 from module_files import load_module
 

@@ -20,7 +20,8 @@ from click.testing import CliRunner, Result
 from evalscore.cli import common, validate_command
 from evalscore.cli.main import main
 from evalscore.cli.progress import Progress
-from evalscore.validation import parallel, pipeline, summary
+from evalscore.running import parallel, pipeline
+from evalscore.validation import summary
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "fixtures" / "valid"

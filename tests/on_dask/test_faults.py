@@ -22,12 +22,12 @@ from click.testing import CliRunner
 from distributed import Client, LocalCluster
 
 from evalscore.cli.main import main
-from evalscore.distributed import cluster as cluster_module
-from evalscore.distributed.cluster import CONNECT_SECONDS, WORKERS_SECONDS, ClusterSpec, parse_cluster
-from evalscore.distributed.judging import judge_on_cluster
+from evalscore.running import cluster as cluster_module
+from evalscore.running.cluster import CONNECT_SECONDS, WORKERS_SECONDS, ClusterSpec, parse_cluster
+from evalscore.running.judging import judge_on_cluster
+from evalscore.running.parallel import usable_cores
+from evalscore.running.pipeline import check_paths
 from evalscore.validation.checker import CheckedArtifact, check_guarded
-from evalscore.validation.parallel import usable_cores
-from evalscore.validation.pipeline import check_paths
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 LOG: Final = ROOT / "examples" / "partner-log.jsonl"

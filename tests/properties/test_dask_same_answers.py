@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evalscore.cli.main import main
-from evalscore.distributed import judging
+from evalscore.running import judging
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 LOG: Final = ROOT / "examples" / "partner-log.jsonl"

@@ -12,7 +12,7 @@ import pytest
 from evalscore.contract.builder import SCHEMA_FILES
 from evalscore.inputs.yaml_loader import load_yaml
 from evalscore.models.by_kind import MODELS
-from evalscore.validation import check_paths
+from evalscore.running.pipeline import check_paths
 
 EVAL_KIT = Path(__file__).resolve().parents[2] / ".." / "shared" / "compat" / "eval-kit"
 EXPECTED_ARTIFACTS = 13

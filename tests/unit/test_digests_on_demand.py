@@ -19,7 +19,7 @@ from evalscore.inputs.documents import InputRecord, read_file_documents
 from evalscore.inputs.expansion import expand_paths
 from evalscore.inputs.jsonl_ranges import LineRange, line_breaks, line_ranges
 from evalscore.reporters.registry import VALIDATION_FORMATS_WITH_DIGESTS, VALIDATION_REPORTERS, ReportStyle
-from evalscore.validation import parallel, pipeline
+from evalscore.running import parallel, pipeline
 from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.summary import ValidationSummary
 

@@ -12,7 +12,8 @@ import pytest
 
 from evalscore.inputs.expansion import expand_paths
 from evalscore.inputs.yaml_loader import load_yaml
-from evalscore.validation import CheckedArtifact, check_paths
+from evalscore.running.pipeline import check_paths
+from evalscore.validation import CheckedArtifact
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID_RUN = (ROOT / "fixtures" / "valid" / "run" / "minimal.json").read_bytes()

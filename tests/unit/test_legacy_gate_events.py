@@ -11,7 +11,7 @@ import jsonschema
 
 from evalscore.contract.builder import build_schema
 from evalscore.models import GateEvent, Run
-from evalscore.validation import check_paths
+from evalscore.running.pipeline import check_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 LEGACY = ROOT / "fixtures" / "valid" / "run" / "pre-oversight-gate-events.json"

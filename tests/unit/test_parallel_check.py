@@ -23,9 +23,9 @@ from evalscore.findings import Finding
 from evalscore.inputs import jsonl_ranges
 from evalscore.inputs.documents import Document
 from evalscore.inputs.jsonl_ranges import LineRange
-from evalscore.validation import parallel, pipeline
+from evalscore.running import parallel, pipeline
+from evalscore.running.pipeline import check_paths
 from evalscore.validation.checker import CheckedArtifact, check_guarded
-from evalscore.validation.pipeline import check_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 LINES = (ROOT / "examples" / "partner-log.jsonl").read_bytes().splitlines()

@@ -123,7 +123,7 @@ def test_the_help_lists_every_command() -> None:
 
 def test_the_public_api_is_imported_on_first_use() -> None:
     from evalscore.models import Run  # noqa: PLC0415 - compared with what the package hands out
-    from evalscore.validation import check_paths  # noqa: PLC0415
+    from evalscore.running.pipeline import check_paths  # noqa: PLC0415
 
     assert evalscore.Run is Run
     assert evalscore.check_paths is check_paths
@@ -198,7 +198,7 @@ NOT_BEFORE_THE_WORKERS = ("pydantic", "evalscore.cli.score_report", "rich")
 NEVER_ON_THE_DICT_PATH = ("evalscore.models", "evalscore.coherence.enforce")
 _FORK_PROBE = """
 import json, os, sys
-from evalscore.validation import pipeline
+from evalscore.running import pipeline
 pipeline.PARALLEL_MIN_BYTES = 0  # the example log is judged on forked workers
 pipeline.RANGE_BYTES = 1  # a line per range
 at_fork = []

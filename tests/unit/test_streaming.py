@@ -5,7 +5,7 @@ from __future__ import annotations
 import tracemalloc
 from pathlib import Path
 
-from evalscore.validation.pipeline import check_paths
+from evalscore.running.pipeline import check_paths
 
 MINIMAL_RUN = Path(__file__).resolve().parents[2] / "fixtures" / "valid" / "run" / "minimal.json"
 

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from evalscore.cli import validate_command
 from evalscore.cli.main import main
-from evalscore.distributed.cluster import ClusterError, ClusterSpec
 from evalscore.reporters.registry import VALIDATION_FORMATS_WITH_DIGESTS, VALIDATION_REPORTERS
+from evalscore.running.cluster import ClusterError, ClusterSpec
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 LOG: Final = ROOT / "examples" / "partner-log.jsonl"

@@ -1,4 +1,4 @@
-"""``--dask ADDRESS|local[:N]``: validate or score on a Dask cluster (``evalscore.distributed``)."""
+"""``--dask ADDRESS|local[:N]``: validate or score on a Dask cluster (``evalscore.running``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from evalscore.distributed.cluster import ClusterSpec, connected, dashboard_link, parse_cluster
+from evalscore.running.cluster import ClusterSpec, connected, dashboard_link, parse_cluster
 
 if TYPE_CHECKING:
     from distributed import Client

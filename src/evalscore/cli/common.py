@@ -14,8 +14,8 @@ from evalscore.artifact_kinds import ARTIFACT_KINDS
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
 from evalscore.inputs.paths import STDIN
 from evalscore.reporters.registry import ReportStyle
+from evalscore.running.parallel import PARALLEL_MIN_BYTES
 from evalscore.validation.internal_error import request_tracebacks
-from evalscore.validation.parallel import PARALLEL_MIN_BYTES
 
 KIND_CHOICE: Final = click.Choice(list(ARTIFACT_KINDS))
 

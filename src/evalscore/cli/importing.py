@@ -34,8 +34,8 @@ from evalscore.output_file import (
     sigterm_raises,
 )
 from evalscore.printable import MESSAGE_LIMIT, printable, printable_path, shortened
+from evalscore.running.pipeline import check_paths
 from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, tracebacks_requested
-from evalscore.validation.pipeline import check_paths
 
 EXIT_OK: Final = 0
 EXIT_UNREADABLE: Final = 2

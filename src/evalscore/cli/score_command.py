@@ -32,9 +32,9 @@ from evalscore.cli.progress import Progress
 from evalscore.cli.report_output import ReportDestination, deliver, output_option, report_destination
 from evalscore.cli.score_options import ScoreOptions
 from evalscore.collector import imported_once
-from evalscore.distributed.cluster import ClusterError, ClusterSpec
 from evalscore.printable import printable
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
+from evalscore.running.cluster import ClusterError, ClusterSpec
 from evalscore.scoring.corpus import InputsRead, read_corpus
 from evalscore.scoring.intervals import DEFAULT_CONFIDENCE
 from evalscore.scoring.partials import DEFAULT_LISTED, MAX_LISTED

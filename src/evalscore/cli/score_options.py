@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from evalscore.cli.common import ColorChoice
-from evalscore.distributed.cluster import ClusterSpec
+from evalscore.running.cluster import ClusterSpec
+from evalscore.running.parallel import worker_count
 from evalscore.scoring.corpus import CorpusRequest
 from evalscore.scoring.partials import DEFAULT_LISTED
 from evalscore.scoring.signals import SignalParams
 from evalscore.scoring.thresholds import Thresholds
-from evalscore.validation.parallel import worker_count
 from evalscore.vocabulary import ScoringModel
 
 

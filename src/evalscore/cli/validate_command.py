@@ -23,11 +23,11 @@ from evalscore.cli.common import (
 )
 from evalscore.cli.progress import Progress
 from evalscore.cli.report_output import deliver, output_option, report_destination
-from evalscore.distributed.cluster import ClusterError, ClusterSpec
 from evalscore.printable import printable
 from evalscore.reporters.registry import VALIDATION_FORMATS_WITH_DIGESTS, VALIDATION_REPORTERS, ReportStyle
+from evalscore.running.cluster import ClusterError, ClusterSpec
+from evalscore.running.pipeline import check_paths_in_stretches, closed_after
 from evalscore.validation.clean_stretches import CleanStretch
-from evalscore.validation.pipeline import check_paths_in_stretches, closed_after
 from evalscore.validation.summary import ValidationSummary
 
 

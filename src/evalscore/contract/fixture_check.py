@@ -22,9 +22,9 @@ from evalscore.contract.builder import ARTIFACT_KINDS, SCHEMA_FILES, ArtifactKin
 from evalscore.inputs.documents import read_documents
 from evalscore.inputs.paths import classify
 from evalscore.models.by_kind import MODELS
+from evalscore.running.pipeline import check_paths
 from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.kinds import detect_kind
-from evalscore.validation.pipeline import check_paths
 
 NOT_ARTIFACTS: Final = frozenset({"labels.json"})
 

@@ -19,13 +19,13 @@ from evalscore.collector import collector_paused
 from evalscore.findings import Finding
 from evalscore.inputs.documents import InputRecord
 from evalscore.inputs.paths import FileKey, file_key
+from evalscore.running.pipeline import checked_documents, closed_after, judge_paths
 from evalscore.scoring.checked_runs import RUN_KINDS, CheckedRun, RunScorer
 from evalscore.scoring.partials import Partial, PartialSum
 from evalscore.scoring.repeated_runs import RepeatedRuns
 from evalscore.scoring.scored_runs import ScoredRuns, fold_runs
 from evalscore.scoring.signals import SignalParams
 from evalscore.validation.checker import WRONG_KIND, CheckedArtifact
-from evalscore.validation.pipeline import checked_documents, closed_after, judge_paths
 from evalscore.validation.summary import ValidationSummary
 from evalscore.vocabulary import ScoringModel
 

@@ -20,12 +20,12 @@ from typing import Any
 
 from evalscore.inputs.documents import Document
 from evalscore.pickled_as_fields import pickled_as_fields
+from evalscore.running.parallel import Folded
 from evalscore.scoring.checked_runs import CheckedRun, RunScorer, is_valid_run, run_source
 from evalscore.scoring.from_dicts import RunScoring, run_step_count
 from evalscore.scoring.partials import Partial, PartialSum
 from evalscore.scoring.repeated_runs import run_id_digest
 from evalscore.validation.checker import CheckedArtifact
-from evalscore.validation.parallel import Folded
 
 
 @pickled_as_fields

@@ -15,13 +15,13 @@ from evalscore.findings import Finding
 from evalscore.inputs.documents import Document, parse_json
 from evalscore.inputs.yaml_loader import load_yaml
 from evalscore.models.suite import EvalSuite
+from evalscore.running import parallel
 from evalscore.scoring import corpus
 from evalscore.scoring.checked_runs import CheckedRun, RunScorer
 from evalscore.scoring.partials import Partial, sum_partials
 from evalscore.scoring.repeated_runs import RepeatedRuns, run_id_digest
 from evalscore.scoring.scored_runs import ScoredRuns, fold_runs
 from evalscore.scoring.signals import SignalParams
-from evalscore.validation import parallel
 from evalscore.validation.checker import CheckedArtifact
 
 from .builders import PARTNER_ERASURE_CLAIM, checked_suites

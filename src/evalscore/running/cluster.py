@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from evalscore.validation.parallel import usable_cores
+from evalscore.running.parallel import usable_cores
 
 if TYPE_CHECKING:
     from distributed import Client

@@ -20,10 +20,8 @@ from evalscore.inputs.documents import (
 from evalscore.inputs.expansion import expand_paths
 from evalscore.inputs.jsonl_ranges import line_ranges
 from evalscore.inputs.paths import STDIN, FileKey
-from evalscore.validation.checker import CheckedArtifact, check_guarded
-from evalscore.validation.clean_stretches import CleanStretch, clean_stretches
-from evalscore.validation.internal_error import internal_error_finding
-from evalscore.validation.parallel import (
+from evalscore.running.guarded_reading import guarded_reading
+from evalscore.running.parallel import (
     PARALLEL_MIN_BYTES,
     RANGE_BYTES,
     Fold,
@@ -34,6 +32,8 @@ from evalscore.validation.parallel import (
     judge_ranges_in_parallel,
     worker_count,
 )
+from evalscore.validation.checker import CheckedArtifact, check_guarded
+from evalscore.validation.clean_stretches import CleanStretch, clean_stretches
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -62,7 +62,7 @@ def check_paths(
     (what a report will show), a document's findings are looked for only a little beyond that
     many (``CheckedArtifact.more_findings`` says when the search stopped): an invalid document
     then costs about what its valid twin costs. With ``cluster`` (a Dask client), the documents
-    are checked on its workers instead (``evalscore.distributed``), but with ``keep_models``.
+    are checked on its workers instead (``evalscore.running``), but with ``keep_models``.
     Without ``digests`` (a report that shows none), no input is hashed: each record's ``sha256`` is None.
     """
     workers = 1 if keep_models else worker_count(jobs)
@@ -154,7 +154,7 @@ def judge_paths(
     With ``cluster``, every file is judged on the Dask cluster's workers, standard input here.
     """
     if cluster is not None:
-        from evalscore.distributed.judging import judge_on_cluster  # noqa: PLC0415 - only with --dask
+        from evalscore.running.judging import judge_on_cluster  # noqa: PLC0415 - only with --dask
 
         return judge_on_cluster(
             cluster,
@@ -223,14 +223,6 @@ def closed_after(items: Iterator[Item]) -> Iterator[Iterator[Item]]:
         close = getattr(items, "close", None)
         if close is not None:
             close()
-
-
-def guarded_reading(items: Iterator[Item], source: str) -> Iterator[Item | Document]:
-    """The documents of one input; a bug met while reading it ends that input with ``ES099``, not the run."""
-    try:
-        yield from items
-    except Exception as error:
-        yield Document(source, None, None, internal_error_finding(error, source, None))
 
 
 def _size(path: str) -> int:

@@ -18,13 +18,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
-from evalscore.distributed.cluster import ClusterError, worker_slots
 from evalscore.inputs.documents import Document, InputRecord, no_line, read_file_documents
 from evalscore.inputs.expansion import expand_paths
 from evalscore.inputs.jsonl_ranges import LineRange, line_ranges
 from evalscore.inputs.paths import STDIN, FileKey, SourceFile
-from evalscore.validation.parallel import Judge, Judged, judge_range
-from evalscore.validation.pipeline import guarded_reading
+from evalscore.running.cluster import ClusterError, worker_slots
+from evalscore.running.guarded_reading import guarded_reading
+from evalscore.running.parallel import Judge, Judged, judge_range
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -83,7 +83,7 @@ def judge_on_cluster(
     digests: bool = True,
 ) -> Iterator[Judged]:
     """What ``judge`` gives for every document under ``paths`` (but the files in ``skip``), in order,
-    the documents judged on the cluster's workers; as ``validation.pipeline.judge_paths``. A JSONL file
+    the documents judged on the cluster's workers; as ``running.pipeline.judge_paths``. A JSONL file
     is cut into ranges of about ``range_bytes`` (default ``RANGE_BYTES``, read when called)."""
     (sent_judge,) = client.scatter([judge], broadcast=True, hash=False)
     in_flight = 2 * worker_slots(client)
