@@ -39,7 +39,6 @@ from typing import IO, Final
 
 STDOUT: Final = "-"
 """The output name that means standard output."""
-EXIT_TERMINATED: Final = 128 + signal.SIGTERM
 """The conventional exit status of a process ended by SIGTERM (143)."""
 SPOOL_IN_MEMORY: Final = 16 * 1024 * 1024
 """Output for standard output is kept in memory up to this size, then spooled to an unnamed temporary file."""

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalscore.coherence import coherence_findings
-from evalscore.coherence.plain_runs import is_plainly_coherent
+from evalscore.coherence.walk_quick import is_plainly_coherent
 from evalscore.validation.contract_layer import fast_validator
 from evalscore.validation.kinds import detect_kind
 

@@ -1,7 +1,7 @@
 """``validate`` walks a run for coherence findings only when the quick test cannot rule them out.
 
 The walk names findings and costs most of a coherent run's check; the quick test
-(``coherence.plain_runs``) stands in for it on coherent runs. Counting the walks keeps that true.
+(``coherence.walk_quick``) stands in for it on coherent runs. Counting the walks keeps that true.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import pytest
 from evalscore.coherence.registry import RULES
 from evalscore.contract.builder import ARTIFACT_KINDS
 from evalscore.contract.fixture_check import artifact_files, check_artifact_file, expectation_for
-from evalscore.inputs.documents import SYNTAX_CODES
+from evalscore.finding_codes import SYNTAX_CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"

@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import get_args
 
 from evalscore.coherence.registry import RULES
-from evalscore.inputs.documents import SYNTAX_CODES
+from evalscore.finding_codes import CONTRACT_CODES, SYNTAX_CODES
 from evalscore.scoring.refusal import RefusalCode
 from evalscore.scoring.violations import VIOLATION_CODES
-from evalscore.validation.checker import CONTRACT_CODES
 
 RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "RULES.md"
 ROW = re.compile(r"^\|\s*(ES\d{3})\s*\|\s*([^|]+?)\s*\|\s*(error|warning)\s*\|\s*[^|]*\S[^|]*\|\s*$")

@@ -17,8 +17,9 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
+from evalscore.finding_codes import REPEATED_KEY
 from evalscore.inputs import yaml_loader
-from evalscore.inputs.strict_json import MAX_DEPTH, REPEATED_KEY, loads
+from evalscore.inputs.strict_json import MAX_DEPTH, loads
 from evalscore.inputs.syntax_error import DocumentSyntaxError
 from evalscore.inputs.yaml_loader import MAX_EXPANDED_NODES, YamlTooLargeError, load_yaml
 

@@ -11,11 +11,11 @@ import click
 
 from evalscore.cli.common import traceback_option
 from evalscore.cli.importing import ImportJob, import_max_bytes_option, output_option, run_import, suite_option
+from evalscore.exit_codes import EXIT_USAGE
 from evalscore.importers.langgraph_defaults import DEFAULT_MAX_VALUE_BYTES
 from evalscore.models import EvalSuite, Run
 
 PROG: Final = "evalscore import langgraph"
-EXIT_UNREADABLE: Final = 2
 EXTRA_MODULES: Final = frozenset({"msgpack", "psycopg"})
 
 
@@ -69,7 +69,7 @@ def run_import_langgraph(options: ImportLangGraphOptions) -> int:
         sys.stderr.write(
             f"{PROG}: reading a LangGraph store needs the extra 'langgraph': pip install 'evalscore[langgraph]'\n"
         )
-        return EXIT_UNREADABLE
+        return EXIT_USAGE
 
     def import_one(source: str, suite: EvalSuite | None, tick: Callable[[], None]) -> Iterator[Run]:
         return import_langgraph_store(

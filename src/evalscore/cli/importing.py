@@ -20,12 +20,12 @@ from click.decorators import FC
 
 from evalscore.cli.common import MAX_DOCUMENT_BYTES_CEILING
 from evalscore.cli.progress import Progress
+from evalscore.exit_codes import EXIT_INTERNAL_ERROR, EXIT_INVALID_INPUT, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
+from evalscore.finding_codes import TOO_LARGE, UNREADABLE
 from evalscore.findings import Finding
 from evalscore.importers.shared.errors import ImportFailedError, UnreadableSourceError
-from evalscore.inputs.documents import TOO_LARGE, UNREADABLE
 from evalscore.models import EvalSuite, Run
 from evalscore.output_file import (
-    EXIT_TERMINATED,
     STDOUT,
     AtomicOutput,
     OutputRefusedError,
@@ -35,11 +35,8 @@ from evalscore.output_file import (
 )
 from evalscore.printable import MESSAGE_LIMIT, printable, printable_path, shortened
 from evalscore.running.pipeline import check_paths
-from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, tracebacks_requested
+from evalscore.validation.internal_error import tracebacks_requested
 
-EXIT_OK: Final = 0
-EXIT_UNREADABLE: Final = 2
-EXIT_UNMAPPABLE: Final = 3
 MAX_SUITE_BYTES: Final = 16 * 1024 * 1024
 """A suite is authored by hand; more than this is not one (and is not read into memory to find out)."""
 
@@ -116,15 +113,15 @@ def _import_all(job: ImportJob) -> int:
         target = check_output(job.output, inputs)
     except ImportFailedError as error:
         _failed(job, error)
-        return EXIT_UNREADABLE
+        return EXIT_USAGE
     except OutputRefusedError as error:
         _refused(job, error)
-        return EXIT_UNREADABLE
+        return EXIT_USAGE
     try:
         sink = AtomicOutput(target, inputs)
     except OSError as error:
         _cannot_write(job, error)
-        return EXIT_UNREADABLE
+        return EXIT_USAGE
     with sink:
         with Progress(job.unit, verb="read") as progress:
             failures = _import_each(job, sink, suite, progress)
@@ -137,10 +134,10 @@ def _import_all(job: ImportJob) -> int:
             sink.commit()
         except OutputRefusedError as error:
             _refused(job, error)
-            return EXIT_UNREADABLE
+            return EXIT_USAGE
         except OSError as error:
             _cannot_write(job, error)
-            return EXIT_UNREADABLE
+            return EXIT_USAGE
     sys.stderr.write(f"{job.prog}: {job.tally.summary(output_name(job.output))}\n")
     return EXIT_OK
 
@@ -189,7 +186,7 @@ def exit_code_for(failures: Iterable[ImportFailedError]) -> int:
     codes = {failure.exit_code for failure in failures}
     if EXIT_INTERNAL_ERROR in codes:
         return EXIT_INTERNAL_ERROR
-    return EXIT_UNREADABLE if EXIT_UNREADABLE in codes else EXIT_UNMAPPABLE
+    return EXIT_USAGE if EXIT_USAGE in codes else EXIT_INVALID_INPUT
 
 
 def load_suite(path: str) -> EvalSuite:

@@ -17,13 +17,11 @@ from typing import Any, Final
 import click
 
 from evalscore.cli.common import traceback_option, write_out
+from evalscore.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from evalscore.json_output import dumps_text
 from evalscore.ledger.verify import Verification, verify_stream
 from evalscore.printable import printable, printable_path
 
-EXIT_VERIFIED: Final = 0
-EXIT_FINDINGS: Final = 1
-EXIT_UNREADABLE: Final = 2
 _HEX: Final = re.compile(r"[0-9a-fA-F]{64}")
 
 
@@ -39,7 +37,7 @@ def _verified(path: str, head: str | None, wanted: Callable[[dict[str, Any]], bo
             return verify_stream(stream, head, wanted)
     except OSError as error:
         sys.stderr.write(f"evalscore ledger: cannot read {printable_path(path)}: {error.strerror or error}\n")
-        sys.exit(EXIT_UNREADABLE)
+        sys.exit(EXIT_USAGE)
 
 
 def _findings_text(path: str, result: Verification) -> str:
@@ -68,9 +66,9 @@ def verify_command(ledger: str, head: str | None) -> None:
     if not result.verified:
         write_out(_findings_text(ledger, result))
         write_out(f"{printable_path(ledger)}: does not verify ({len(result.findings) + result.unlisted} finding(s))\n")
-        sys.exit(EXIT_FINDINGS)
+        sys.exit(EXIT_FAILED)
     write_out(f"{printable_path(ledger)}: {result.records} record(s), the chain verifies; head {result.head}\n")
-    sys.exit(EXIT_VERIFIED)
+    sys.exit(EXIT_OK)
 
 
 @ledger_group.command("find")
@@ -88,13 +86,13 @@ def find_command(ledger: str, digest: str, output_format: str) -> None:
     if not result.verified:
         sys.stderr.write(_findings_text(ledger, result))
         sys.stderr.write(f"evalscore ledger: {printable_path(ledger)} does not verify; nothing is looked up in it\n")
-        sys.exit(EXIT_FINDINGS)
+        sys.exit(EXIT_FAILED)
     found = result.records_read
     if output_format == "json":
         write_out(dumps_text(found))
     else:
         write_out("".join(_line(record, digest) + "\n" for record in found))
-    sys.exit(EXIT_VERIFIED if found else EXIT_FINDINGS)
+    sys.exit(EXIT_OK if found else EXIT_FAILED)
 
 
 def _names(record: dict[str, Any], digest: str) -> bool:

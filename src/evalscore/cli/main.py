@@ -11,11 +11,10 @@ import click
 
 from evalscore.cli.common import traceback_option
 from evalscore.collector import imported_once
+from evalscore.exit_codes import EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED
 from evalscore.printable import printable
-from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR, tracebacks_requested
+from evalscore.validation.internal_error import tracebacks_requested
 from evalscore.version import __version__
-
-EXIT_INTERRUPTED = 130
 
 COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "import": ("evalscore.cli.import_command", "import_group"),

@@ -10,19 +10,16 @@ written, 2 when the report cannot be read or believed, the page cannot be writte
 from __future__ import annotations
 
 import sys
-from typing import Final
 
 import click
 
 from evalscore.cli.common import max_document_bytes_option, traceback_option
 from evalscore.cli.html_page import write_html, write_text
+from evalscore.exit_codes import EXIT_OK, EXIT_USAGE
 from evalscore.printable import printable
 from evalscore.reporters.registry import SCORE_REPORTERS, ReportStyle
 from evalscore.scoring.baseline import read_score_report
 from evalscore.scoring.report import ScoreReport
-
-EXIT_WRITTEN: Final = 0
-EXIT_NOT_WRITTEN: Final = 2
 
 
 @click.command("report")
@@ -53,8 +50,8 @@ def report_command(score_report: str, output: str, output_format: str, max_docum
     report, _ = read_score_report(score_report, max_document_bytes, what="score report")
     if not isinstance(report, ScoreReport):
         sys.stderr.write(f"evalscore report: {printable(report or 'no report given')}\n")
-        sys.exit(EXIT_NOT_WRITTEN)
+        sys.exit(EXIT_USAGE)
     if output_format == "html":
-        sys.exit(EXIT_WRITTEN if write_html(report, output, (score_report,), "report") else EXIT_NOT_WRITTEN)
+        sys.exit(EXIT_OK if write_html(report, output, (score_report,), "report") else EXIT_USAGE)
     rendered = SCORE_REPORTERS[output_format](report, ReportStyle())
-    sys.exit(EXIT_WRITTEN if write_text(rendered, output, (score_report,), "report") else EXIT_NOT_WRITTEN)
+    sys.exit(EXIT_OK if write_text(rendered, output, (score_report,), "report") else EXIT_USAGE)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Final
 
 import click
 
@@ -32,6 +31,7 @@ from evalscore.cli.progress import Progress
 from evalscore.cli.report_output import ReportDestination, deliver, output_option, report_destination
 from evalscore.cli.score_options import ScoreOptions
 from evalscore.collector import imported_once
+from evalscore.exit_codes import EXIT_INTERNAL_ERROR, EXIT_INVALID_INPUT, EXIT_USAGE
 from evalscore.printable import printable
 from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
 from evalscore.running.cluster import ClusterError, ClusterSpec
@@ -41,11 +41,7 @@ from evalscore.scoring.partials import DEFAULT_LISTED, MAX_LISTED
 from evalscore.scoring.repeated_runs import RunIdsLostError
 from evalscore.scoring.signals import SignalParams
 from evalscore.scoring.thresholds import DEFAULT_MAX_DROP, ThresholdBasis, Thresholds
-from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR
 from evalscore.vocabulary import ScoringModel
-
-EXIT_USAGE: Final = 2
-EXIT_INVALID_INPUT: Final = 3
 
 
 def _check_ledger(ledger: Path, named: tuple[str, ...]) -> None:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from evalscore.cli.common import report_style
 from evalscore.cli.html_page import write_html
 from evalscore.cli.report_output import ReportDestination, deliver
 from evalscore.collector import collector_paused
+from evalscore.exit_codes import EXIT_USAGE
 from evalscore.inputs.documents import InputRecord
 from evalscore.ledger.append import LedgerRefusedError, append_decision, check_ledger
 from evalscore.printable import printable, printable_path
@@ -27,8 +28,6 @@ from evalscore.scoring.report_builder import build_report
 
 if TYPE_CHECKING:
     from evalscore.cli.score_options import ScoreOptions
-
-EXIT_USAGE: Final = 2
 
 
 def input_refs(records: list[tuple[InputRecord, set[str]]]) -> list[InputRef]:

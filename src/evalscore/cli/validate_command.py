@@ -23,6 +23,7 @@ from evalscore.cli.common import (
 )
 from evalscore.cli.progress import Progress
 from evalscore.cli.report_output import deliver, output_option, report_destination
+from evalscore.exit_codes import EXIT_USAGE
 from evalscore.printable import printable
 from evalscore.reporters.registry import VALIDATION_FORMATS_WITH_DIGESTS, VALIDATION_REPORTERS, ReportStyle
 from evalscore.running.cluster import ClusterError, ClusterSpec
@@ -50,12 +51,6 @@ class ValidateOptions:
     """``--dask``: the cluster the artifacts are checked on; None: this machine, as ``jobs`` says."""
 
 
-EXIT_UNWRITTEN = 2
-"""The report could not be written to ``--output``."""
-EXIT_NO_CLUSTER = 2
-"""The Dask cluster asked for could not be started or reached, or was lost."""
-
-
 def run_validate(options: ValidateOptions) -> int:
     destination = report_destination(options.output, options.paths)
     summary = ValidationSummary(strict=options.strict, max_findings=options.max_errors)
@@ -81,7 +76,7 @@ def run_validate(options: ValidateOptions) -> int:
                         summary.add(artifact)
     except ClusterError as error:
         sys.stderr.write(f"evalscore validate: {printable(str(error))}\n")
-        return EXIT_NO_CLUSTER
+        return EXIT_USAGE
     to_file = destination.target is not None
     rendered = VALIDATION_REPORTERS[options.output_format](
         summary, ReportStyle() if to_file else report_style(options.output_format, options.color, options.verbosity)
@@ -90,7 +85,7 @@ def run_validate(options: ValidateOptions) -> int:
     read = [record.path for record in summary.inputs]
     on_screen = report_style("text", options.color, options.verbosity)
     if not deliver(destination, rendered, lambda: text(summary, on_screen), read):
-        return EXIT_UNWRITTEN
+        return EXIT_USAGE
     return summary.exit_code
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Final, Literal
 
+from evalscore.finding_codes import NO_ARTIFACT, NOT_GZIP, REPEATED_KEY, TOO_DEEP, TOO_LARGE, UNREADABLE
 from evalscore.findings import Finding
 from evalscore.inputs import strict_json
 from evalscore.inputs.errors import os_reason
@@ -39,30 +40,6 @@ JSON_WHITESPACE: Final = b" \t\r\n"
 """RFC 8259's four; ``bytes.strip()`` also strips \\x0b and \\x0c, which are not JSON whitespace."""
 _WHITESPACE_BYTES: Final = frozenset(JSON_WHITESPACE[index : index + 1] for index in range(len(JSON_WHITESPACE)))
 """The same four, each as a one-byte ``bytes``: what ``line[:1]`` of a blank line can be."""
-
-UNREADABLE = "ES001"
-NOT_JSON = strict_json.NOT_JSON
-NOT_YAML = "ES003"
-NOT_UTF8 = strict_json.NOT_UTF8
-NOT_GZIP = "ES007"
-TOO_LARGE = "ES006"
-NO_ARTIFACT = "ES008"
-REPEATED_KEY = strict_json.REPEATED_KEY
-TOO_DEEP = strict_json.TOO_DEEP
-INTERNAL_ERROR = "ES099"
-
-SYNTAX_CODES: Final[dict[str, str]] = {
-    UNREADABLE: "input-unreadable",
-    NOT_JSON: "not-valid-json",
-    NOT_YAML: "not-valid-yaml",
-    NOT_UTF8: "not-utf-8",
-    NOT_GZIP: "not-valid-gzip",
-    TOO_LARGE: "document-too-large",
-    NO_ARTIFACT: "no-artifact-in-input",
-    REPEATED_KEY: "repeated-key",
-    TOO_DEEP: "nested-too-deep",
-    INTERNAL_ERROR: "internal-error",
-}
 
 
 @dataclass(frozen=True, slots=True)

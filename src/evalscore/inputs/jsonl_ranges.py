@@ -17,13 +17,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
-from evalscore.inputs.documents import (
-    UNREADABLE,
-    Document,
-    InputRecord,
-    jsonl_part_documents,
-    syntax_finding,
-)
+from evalscore.finding_codes import UNREADABLE
+from evalscore.inputs.documents import Document, InputRecord, jsonl_part_documents, syntax_finding
 from evalscore.inputs.errors import os_reason
 from evalscore.inputs.paths import SourceFile, not_regular
 

@@ -22,6 +22,7 @@ from typing import Any, Final
 
 import jiter
 
+from evalscore.finding_codes import NOT_JSON, NOT_UTF8, REPEATED_KEY, TOO_DEEP
 from evalscore.findings import pointer_of
 from evalscore.inputs.syntax_error import DocumentSyntaxError
 
@@ -29,10 +30,6 @@ MAX_DEPTH: Final = 200
 """No value may sit inside more than this many arrays and objects: a JSON Pointer has at most
 200 tokens. It is jiter's own recursion limit; ``tests/unit/test_strict_json.py`` pins it."""
 
-NOT_JSON: Final = "ES002"
-NOT_UTF8: Final = "ES004"
-REPEATED_KEY: Final = "ES011"
-TOO_DEEP: Final = "ES012"
 
 _POSITION: Final = re.compile(r" at line (\d+) column (\d+)$")
 _DUPLICATE: Final = "Detected duplicate key"

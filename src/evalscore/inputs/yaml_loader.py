@@ -47,8 +47,9 @@ from yaml.events import (
     StreamEndEvent,
 )
 
+from evalscore.finding_codes import NOT_YAML, REPEATED_KEY, TOO_DEEP, TOO_LARGE
 from evalscore.findings import pointer_of
-from evalscore.inputs.strict_json import MAX_DEPTH, REPEATED_KEY, TOO_DEEP, located_utf8_error
+from evalscore.inputs.strict_json import MAX_DEPTH, located_utf8_error
 from evalscore.inputs.syntax_error import DocumentSyntaxError
 
 MAX_EXPANDED_NODES: Final = 1_000_000
@@ -57,8 +58,6 @@ MAX_EXPANDED_NODES: Final = 1_000_000
 MAX_INT_DIGITS: Final = 4300
 """The longest integer the JSON reader (jiter) and Python's ``str()`` take, in decimal digits."""
 
-NOT_YAML: Final = "ES003"
-TOO_LARGE: Final = "ES006"
 
 _CORE: Final = "tag:yaml.org,2002:"
 STR: Final = _CORE + "str"

@@ -13,8 +13,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from itertools import groupby
 
+from evalscore.finding_codes import INTERNAL_ERROR, UNREADABLE
 from evalscore.findings import Finding
-from evalscore.inputs.documents import INTERNAL_ERROR, UNREADABLE
 from evalscore.reporters._formats import plain
 from evalscore.validation.summary import ArtifactVerdict, ValidationSummary
 

@@ -16,11 +16,10 @@ from typing import Any, Final
 from urllib.parse import quote
 
 from evalscore.coherence.registry import RULES
+from evalscore.finding_codes import CONTRACT_CODES, SYNTAX_CODES
 from evalscore.findings import Finding
-from evalscore.inputs.documents import SYNTAX_CODES
 from evalscore.json_output import dumps_text
 from evalscore.reporters._formats import plain, whole
-from evalscore.validation.checker import CONTRACT_CODES
 from evalscore.validation.summary import ArtifactVerdict, ValidationSummary
 from evalscore.version import __version__
 

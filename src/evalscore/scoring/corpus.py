@@ -16,6 +16,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from evalscore.collector import collector_paused
+from evalscore.finding_codes import WRONG_KIND
 from evalscore.findings import Finding
 from evalscore.inputs.documents import InputRecord
 from evalscore.inputs.paths import FileKey, file_key
@@ -25,7 +26,7 @@ from evalscore.scoring.partials import Partial, PartialSum
 from evalscore.scoring.repeated_runs import RepeatedRuns
 from evalscore.scoring.scored_runs import ScoredRuns, fold_runs
 from evalscore.scoring.signals import SignalParams
-from evalscore.validation.checker import WRONG_KIND, CheckedArtifact
+from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.summary import ValidationSummary
 from evalscore.vocabulary import ScoringModel
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final, Literal
 
+from evalscore.exit_codes import EXIT_FAILED, EXIT_OK, EXIT_REFUSED
 from evalscore.scoring.intervals import (
     Interval,
     Proportion,
@@ -39,10 +40,6 @@ from evalscore.scoring.report import (
     SuiteRef,
 )
 from evalscore.scoring.thresholds import Thresholds
-
-EXIT_PASS: Final = 0
-EXIT_FAIL: Final = 1
-EXIT_REFUSED: Final = 4
 
 Direction = Literal["min", "max"]
 
@@ -553,8 +550,8 @@ def exit_code_of(outcome: Outcome) -> ExitCode:
     if outcome == "refused":
         return EXIT_REFUSED
     if outcome == "fail":
-        return EXIT_FAIL
-    return EXIT_PASS
+        return EXIT_FAILED
+    return EXIT_OK
 
 
 def outcome_of(failed: bool, undecided: bool, checked: bool) -> Outcome:

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from evalscore.artifact_kinds import ArtifactKind
 from evalscore.coherence import coherence_findings
-from evalscore.coherence.plain_runs import is_plainly_coherent
+from evalscore.coherence.walk_quick import is_plainly_coherent
+from evalscore.finding_codes import KIND_UNKNOWN, MODEL_DIVERGENCE, TOO_LARGE, UNREADABLE
 from evalscore.findings import Finding, join_pointer
-from evalscore.inputs.documents import TOO_LARGE, UNREADABLE, Document
+from evalscore.inputs.documents import Document
 from evalscore.pickled_as_fields import pickled_as_fields
 from evalscore.validation.contract_layer import contract_findings
 from evalscore.validation.internal_error import internal_error_finding
@@ -27,18 +28,8 @@ RANKED_AT_LEAST: Final = 100
 """However few findings are asked for, the first this many are found and the most useful shown:
 asking for 3 must not show the first 3 met instead of the best 3 of a hundred."""
 
-KIND_UNKNOWN: Final = "ES005"
-MODEL_DIVERGENCE: Final = "ES009"
-WRONG_KIND: Final = "ES010"
 
 _RUN_KINDS: Final = frozenset({"run", "scored-run"})
-
-CONTRACT_CODES: Final[dict[str, str]] = {
-    KIND_UNKNOWN: "kind-unknown",
-    MODEL_DIVERGENCE: "model-schema-divergence",
-    WRONG_KIND: "wrong-artifact-kind",
-}
-"""Contract-layer codes other than ``schema.<keyword>``; docs/RULES.md lists them."""
 
 
 @pickled_as_fields

@@ -27,8 +27,8 @@ import jsonschema_rs
 import orjson
 
 from evalscore.artifact_kinds import REPORT_SCHEMA_FILE, SCHEMA_FILES, ArtifactKind
+from evalscore.finding_codes import NOT_JSON
 from evalscore.findings import Finding, JsonPath, join_pointer, pointer_of
-from evalscore.inputs.strict_json import NOT_JSON
 from evalscore.published import published_schema
 from evalscore.validation.local_errors import LocalErrors
 

@@ -13,10 +13,9 @@ import sys
 import traceback
 from typing import Final
 
+from evalscore.finding_codes import INTERNAL_ERROR
 from evalscore.findings import Finding
-from evalscore.inputs.documents import INTERNAL_ERROR
 
-EXIT_INTERNAL_ERROR: Final = 70
 """EX_SOFTWARE in sysexits.h: an internal software error."""
 TRACEBACK_VARIABLES: Final = ("EVALSCORE_TRACEBACK", "EVALSCORE_DEBUG")
 

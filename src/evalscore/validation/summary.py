@@ -5,16 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from evalscore.exit_codes import EXIT_FAILED, EXIT_INTERNAL_ERROR, EXIT_OK, EXIT_USAGE
+from evalscore.finding_codes import INTERNAL_ERROR, UNREADABLE
 from evalscore.findings import Finding, Layer
-from evalscore.inputs.documents import INTERNAL_ERROR, UNREADABLE, InputRecord
+from evalscore.inputs.documents import InputRecord
 from evalscore.listing import LISTED_TEXT, Listing
 from evalscore.validation.checker import CheckedArtifact
 from evalscore.validation.clean_stretches import CleanStretch
-from evalscore.validation.internal_error import EXIT_INTERNAL_ERROR
 
-EXIT_VALID: Final = 0
-EXIT_INVALID: Final = 1
-EXIT_USAGE: Final = 2
 MAX_KEPT_FINDINGS: Final = 1000
 
 
@@ -137,7 +135,7 @@ class ValidationSummary:
             return EXIT_INTERNAL_ERROR  # a bug on any input outranks every verdict: nothing may read as fine
         if self.unreadable or not self.artifacts:
             return EXIT_USAGE  # nothing checked must never read as "all valid"
-        return EXIT_INVALID if self.invalid else EXIT_VALID
+        return EXIT_FAILED if self.invalid else EXIT_OK
 
 
 _LAYER_RANK: Final[dict[Layer, int]] = {"syntax": 0, "contract": 1, "coherence": 2}

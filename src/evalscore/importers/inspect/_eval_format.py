@@ -27,6 +27,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any, Final
 
+from evalscore.finding_codes import NOT_JSON, NOT_UTF8
 from evalscore.importers.inspect._errors import UnreadableLogError
 from evalscore.importers.inspect._log_reader import LogFormat
 from evalscore.importers.inspect._zip_members import MemberError, latest_members, read_member, superseded_entries
@@ -42,7 +43,7 @@ _SAMPLE_NAME: Final = re.compile(r"samples/(?:[^/\\\x00]+/)*[^/\\\x00]*[^/\\\x00
 """``samples/`` then path segments, the last naming a ``.json`` file. Inspect names a sample's member
 after its id (``samples/{id}_epoch_{n}.json``), so an id holding ``/`` or ``..`` gives nested names."""
 _NOT_A_SEGMENT: Final = frozenset({"", ".", ".."})
-_NOT_JSON_CODES: Final = frozenset({strict_json.NOT_JSON, strict_json.NOT_UTF8})
+_NOT_JSON_CODES: Final = frozenset({NOT_JSON, NOT_UTF8})
 
 
 class EvalLogReader:

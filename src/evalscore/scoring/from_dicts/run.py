@@ -1,6 +1,7 @@
-"""Checked run dicts scored against compiled suites in one pass each: the ``Partial`` that
-``engine.score_run`` gives for the same run with the same suites, model and signal parameters, or
-for several runs the sum of theirs (``partials.sum_partials``).
+"""The twin of ``engine.score_run`` (with ``step_violations``) for checked run dicts: scored against
+compiled suites in one pass each, the ``Partial`` that ``engine.score_run`` gives for the same run with
+the same suites, model and signal parameters, or for several runs the sum of theirs
+(``partials.sum_partials``). A new violation code changes both homes (CONTRIBUTING.md, "A new rule").
 
 Refusals, disagreements and pointers are made only when one is due; the step facts and signals are
 counted in place, and one ``Aggregate``, ``Signals`` and ``Partial`` are made at the end: for a
@@ -10,7 +11,7 @@ worker's stretch of runs, once for all of them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from evalscore.findings import join_pointer
 from evalscore.listing import Listing
@@ -53,6 +54,45 @@ from evalscore.vocabulary import ScoringModel
 
 def run_step_count(run: Mapping[str, Any]) -> int:
     return sum(len(task["step_results"]) for task in run["task_results"])
+
+
+MIRRORED_VIOLATIONS: Final[dict[str, str]] = {
+    **dict.fromkeys(
+        (
+            "no-approval-requested",
+            "approval-untargeted",
+            "approval-other-tool",
+            "approval-after-call",
+            "approval-denied",
+            "approval-unresolved",
+            "approval-answered",
+            "approval-used-up",
+        ),
+        "add_violated_gates",
+    ),
+    "question-unmatched": "add_discretionary_misses",
+    "question-unprompted": "add_discretionary_misses",
+    "blocker-not-addressed": "add_discretionary_misses",
+    "distraction-not-caught": "rederived",
+    "tools-not-matched": "add_tool_mismatch",
+    "tools-partly-matched": "add_tool_mismatch",
+    "golden-truth-below-pass": "review_violations",
+    "review-prefilled": "review_violations",
+}
+"""Each violation code the model path gives that this scorer gives too, and the method that does
+(the mandated ones through ``violations.approval_miss``, which both paths call)."""
+NOT_MIRRORED_VIOLATIONS: Final[dict[str, str]] = dict.fromkeys(
+    (
+        "recorded-gate-violated",
+        "recorded-questions-unmatched",
+        "recorded-blockers-unaddressed",
+        "recorded-distraction-not-caught",
+        "recorded-tools-not-matched",
+        "recorded-tools-partly-matched",
+    ),
+    "recorded scores are scored as recorded only without suites, and this scorer runs only with them",
+)
+"""Each violation code this scorer never gives, and why."""
 
 
 class RunScoring:

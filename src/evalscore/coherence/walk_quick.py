@@ -1,25 +1,58 @@
-"""A quick test that a run has no coherence finding at all, so that the walk runs only where it may.
+"""The twin of ``coherence.walk`` for runs and scored runs: a quick test that a run has no coherence
+finding at all, so that the walk runs only where it may.
 
-The walk (``coherence.walk``) names every finding with its JSON Pointer, and pays for that on
-every step of every log: paths, generators, a function per rule. Most runs are coherent, and
-for them this module gives the same answer (nothing to say) at a fraction of the cost, in one
-pass that builds no path and no finding. It is a *sufficient* test: True means the walk would
-find nothing; False means only that the walk must look (and it decides). It reads a document
-that the published schema of its kind has accepted, as the walk does.
+The walk names every finding with its JSON Pointer, and pays for that on every step of every log:
+paths, generators, a function per rule. Most runs are coherent, and for them this module gives the
+same answer (nothing to say) at a fraction of the cost, in one pass that builds no path and no
+finding. It is a *sufficient* test: True means the walk would find nothing; False means only that
+the walk must look (and it decides). It reads a document that the published schema of its kind
+has accepted, as the walk does.
 
-Every rule of the walk for runs and scored runs has its check here;
+Every rule of the walk for runs and scored runs has its check here (``MIRRORED``; the suites' rules
+are ``NOT_MIRRORED``, with why); a new rule changes both homes (CONTRIBUTING.md, "A new rule").
 ``tests/properties/test_quick_coherence_agrees.py`` holds the two together (each rule at its
-boundary, every committed run fixture, generated runs).
+boundary, every committed run fixture, generated runs); ``tests/unit/test_twins.py`` fails on a
+registered rule with neither a check nor a reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
+from evalscore.coherence import registry as r
 from evalscore.coherence.gate_rules import LATENCY_TOLERANCE_MS
 from evalscore.instants import has_offset_shape, milliseconds_between, parse_instant
+
+MIRRORED: Final[dict[str, str]] = {
+    r.LATENCY_DISAGREES.code: "_event_is_plain",
+    r.RESOLVED_BEFORE_OPENED.code: "_event_is_plain",
+    r.UNRESOLVED_WITH_DECISION.code: "_event_is_plain",
+    r.TIMESTAMP_NOT_REAL.code: "_gate_instant",
+    r.LATENCY_ABOVE_BOUND.code: "_event_is_plain",
+    r.CALLS_BEFORE_EXCEEDS.code: "_step_is_plain",
+    r.CALLS_BEFORE_DECREASES.code: "_step_is_plain",
+    r.MANDATED_MULTISET.code: "_mandated_is_plain",
+    r.PAIRING_OUT_OF_RANGE.code: "_mandated_is_plain",
+    r.PAIRING_NOT_APPROVAL.code: "_mandated_is_plain",
+    r.MATCHED_EXCEEDS_ASKED.code: "_discretionary_is_plain",
+    r.UNPROMPTED_EXCEEDS_ASKED.code: "_discretionary_is_plain",
+    r.ADDRESSED_EXCEEDS_BLOCKERS.code: "_discretionary_is_plain",
+    r.DUPLICATE_TASK_RESULT.code: "is_plainly_coherent",
+    r.DUPLICATE_STEP_RESULT.code: "is_plainly_coherent",
+    r.SCORE_STEP_MISMATCH.code: "_step_is_plain",
+    r.RUN_ENDS_BEFORE_START.code: "is_plainly_coherent",
+    r.TIMESTAMP_WITHOUT_OFFSET.code: "_offset_instant",
+    r.UNKNOWN_MAJOR_VERSION.code: "is_plainly_coherent",
+}
+"""Each rule the walk applies to runs, and the function here that checks it."""
+NOT_MIRRORED: Final[dict[str, str]] = {
+    r.DUPLICATE_SUITE_TASK.code: "a rule of suites: the quick test reads runs only",
+    r.DUPLICATE_SUITE_STEP.code: "a rule of suites: the quick test reads runs only",
+    r.DUPLICATE_GATE_ID.code: "a rule of suites: the quick test reads runs only",
+}
+"""Each rule with no check here, and why."""
 
 
 def is_plainly_coherent(run: dict[str, Any]) -> bool:
