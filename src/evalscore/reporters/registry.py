@@ -1,4 +1,4 @@
-"""The reporters each command offers, by ``--format`` name.
+"""The reporters each command offers, by ``--format`` name: one table per command.
 
 Each reporter's module is imported when that format is asked for: a text report need not load
 the JSON report's machinery, nor ``validate`` the score reports'.
@@ -6,15 +6,14 @@ the JSON report's machinery, nor ``validate`` the score reports'.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from evalscore.scoring.report import ScoreReport
     from evalscore.validation.summary import ValidationSummary
-
-# ruff: noqa: PLC0415 - every import below is deferred to the format's use, as the docstring says
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,95 +30,54 @@ ValidationReporter = Callable[["ValidationSummary", ReportStyle], str]
 ScoreReporter = Callable[["ScoreReport", ReportStyle], str]
 
 
-def _validation_text(summary: ValidationSummary, style: ReportStyle) -> str:
-    from evalscore.reporters.validation_text import render_validation_text
+@dataclass(frozen=True, slots=True)
+class Format:
+    """One ``--format``: the reporter module under ``evalscore.reporters`` and its render function,
+    which takes the report's style (``styled``: the text reports) or the value alone."""
 
-    return render_validation_text(summary, color=style.color, width=style.width, verbosity=style.verbosity)
-
-
-def _validation_json(summary: ValidationSummary, style: ReportStyle) -> str:
-    from evalscore.reporters.validation_json import render_validation_json
-
-    return render_validation_json(summary)
+    module: str
+    function: str
+    styled: bool = False
 
 
-def _score_text(report: ScoreReport, style: ReportStyle) -> str:
-    from evalscore.reporters.score_text import render_score_text
-
-    return render_score_text(report, color=style.color, width=style.width, verbosity=style.verbosity)
-
-
-def _score_json(report: ScoreReport, style: ReportStyle) -> str:
-    from evalscore.reporters.score_json import render_score_json
-
-    return render_score_json(report)
-
-
-def _validation_junit(summary: ValidationSummary, style: ReportStyle) -> str:
-    from evalscore.reporters.validation_junit import render_validation_junit
-
-    return render_validation_junit(summary)
-
-
-def _validation_github(summary: ValidationSummary, style: ReportStyle) -> str:
-    from evalscore.reporters.validation_github import render_validation_github
-
-    return render_validation_github(summary)
-
-
-def _validation_markdown(summary: ValidationSummary, style: ReportStyle) -> str:
-    from evalscore.reporters.validation_markdown import render_validation_markdown
-
-    return render_validation_markdown(summary)
-
-
-def _validation_sarif(summary: ValidationSummary, style: ReportStyle) -> str:
-    from evalscore.reporters.validation_sarif import render_validation_sarif
-
-    return render_validation_sarif(summary)
-
-
-def _score_junit(report: ScoreReport, style: ReportStyle) -> str:
-    from evalscore.reporters.score_junit import render_score_junit
-
-    return render_score_junit(report)
-
-
-def _score_github(report: ScoreReport, style: ReportStyle) -> str:
-    from evalscore.reporters.score_github import render_score_github
-
-    return render_score_github(report)
-
-
-def _score_markdown(report: ScoreReport, style: ReportStyle) -> str:
-    from evalscore.reporters.score_markdown import render_score_markdown
-
-    return render_score_markdown(report)
-
-
-VALIDATION_REPORTERS: Final[dict[str, ValidationReporter]] = {
-    "text": _validation_text,
-    "json": _validation_json,
-    "junit": _validation_junit,
-    "github": _validation_github,
-    "markdown": _validation_markdown,
-    "sarif": _validation_sarif,
+VALIDATION_FORMATS: Final[dict[str, Format]] = {
+    "text": Format("validation_text", "render_validation_text", styled=True),
+    "json": Format("validation_json", "render_validation_json"),
+    "junit": Format("validation_junit", "render_validation_junit"),
+    "github": Format("validation_github", "render_validation_github"),
+    "markdown": Format("validation_markdown", "render_validation_markdown"),
+    "sarif": Format("validation_sarif", "render_validation_sarif"),
 }
+SCORE_FORMATS: Final[dict[str, Format]] = {
+    "text": Format("score_text", "render_score_text", styled=True),
+    "json": Format("score_json", "render_score_json"),
+    "junit": Format("score_junit", "render_score_junit"),
+    "github": Format("score_github", "render_score_github"),
+    "markdown": Format("score_markdown", "render_score_markdown"),
+    "sarif": Format("score_sarif", "render_score_sarif"),
+}
+"""``score``'s formats; the HTML page is not one of them: it is a file of its own (``--html``,
+``evalscore report``), written by ``reporters.score_html`` and needing the ``html`` extra."""
 VALIDATION_FORMATS_WITH_DIGESTS: Final = frozenset({"json", "sarif"})
 """The ``validate`` reports that show each input's SHA-256: for the others it is not computed."""
 
 
-def _score_sarif(report: ScoreReport, style: ReportStyle) -> str:
-    from evalscore.reporters.score_sarif import render_score_sarif
+def _deferred(entry: Format) -> Callable[[Any, ReportStyle], str]:
+    """The format's render function, its module imported at the first report in that format."""
 
-    return render_score_sarif(report)
+    def render(value: Any, style: ReportStyle) -> str:
+        function = getattr(importlib.import_module(f"evalscore.reporters.{entry.module}"), entry.function)
+        if entry.styled:
+            rendered = function(value, color=style.color, width=style.width, verbosity=style.verbosity)
+        else:
+            rendered = function(value)
+        assert isinstance(rendered, str)
+        return rendered
+
+    return render
 
 
-SCORE_REPORTERS: Final[dict[str, ScoreReporter]] = {
-    "text": _score_text,
-    "json": _score_json,
-    "junit": _score_junit,
-    "github": _score_github,
-    "markdown": _score_markdown,
-    "sarif": _score_sarif,
+VALIDATION_REPORTERS: Final[dict[str, ValidationReporter]] = {
+    name: _deferred(entry) for name, entry in VALIDATION_FORMATS.items()
 }
+SCORE_REPORTERS: Final[dict[str, ScoreReporter]] = {name: _deferred(entry) for name, entry in SCORE_FORMATS.items()}
