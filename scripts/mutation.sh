@@ -12,6 +12,8 @@ MUTMUT="${MUTMUT:-mutmut}"
 # Property tests in the selection draw the same examples on every run: a kill does not depend on luck.
 export HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-ci}"
 rm -rf mutants   # a clean run: mutmut 3 otherwise reuses results of functions it thinks unchanged
+# mutmut runs `mypy` over the mutants first (type_check_command): the one beside the mutmut used.
+case "$MUTMUT" in */*) PATH="$(cd "$(dirname "$MUTMUT")" && pwd):$PATH"; export PATH ;; esac
 started=$SECONDS
 # mutmut redraws a progress line with carriage returns; keep CI logs short: its last lines only.
 # Its output goes to a file, not a pipe: a process a mutant leaves behind (a forked worker whose
