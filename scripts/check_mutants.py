@@ -61,8 +61,10 @@ STATUS_BY_EXIT_CODE: Final[dict[int | None, str]] = {
     -11: "segfault",
     -9: "segfault",
 }
-# Statuses that mean a test noticed the mutant.
-CAUGHT: Final = frozenset({"killed", "timeout", "caught by type check", "segfault"})
+TYPE_CHECKED: Final = "caught by type check"
+"""mypy rejected the mutant before any test ran (``type_check_command``): CI's mypy gate refuses it as code."""
+# Statuses that mean a test (or, for TYPE_CHECKED, the type checker) noticed the mutant.
+CAUGHT: Final = frozenset({"killed", "timeout", TYPE_CHECKED, "segfault"})
 MUTANT_MARK: Final = "__mutmut_"
 HUNK_BREAK: Final = "..."
 """Stands for a ``@@ -a,b +c,d @@`` line in a fingerprint: where hunks are, not their line numbers."""
@@ -105,6 +107,46 @@ def read_mutants(mutants_dir: Path) -> dict[str, Mutant]:
         for name, code in exit_codes.items():
             found[name] = Mutant(name, STATUS_BY_EXIT_CODE.get(code, "suspicious"), mutated_file)
     return found
+
+
+@dataclass(slots=True)
+class ModuleTime:
+    mutants: int = 0
+    type_checked: int = 0
+    seconds: float = 0.0
+
+
+def module_times(mutants_dir: Path) -> dict[str, ModuleTime]:
+    """Per mutated module: its mutants, how many mypy rejected before any test ran, and the seconds
+    its tested mutants' sessions took (mutmut's ``durations_by_key``: each session's wall time)."""
+    times: dict[str, ModuleTime] = {}
+    for meta in sorted(mutants_dir.rglob("*.py.meta")):
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        module = meta.relative_to(mutants_dir).with_suffix("").with_suffix("").as_posix().removeprefix("src/")
+        entry = times.setdefault(module, ModuleTime())
+        entry.mutants += len(data["exit_code_by_key"])
+        entry.type_checked += sum(
+            STATUS_BY_EXIT_CODE.get(code) == TYPE_CHECKED for code in data["exit_code_by_key"].values()
+        )
+        entry.seconds += sum(data.get("durations_by_key", {}).values())
+    return times
+
+
+def print_times(times: dict[str, ModuleTime]) -> None:
+    """The modules by the time their mutants took, the slowest first, and the totals."""
+    print("| module | mutants | rejected by mypy | tested | session seconds | per tested mutant |")
+    print("|---|---|---|---|---|---|")
+    for module, entry in sorted(times.items(), key=lambda item: -item[1].seconds):
+        tested = entry.mutants - entry.type_checked
+        per = f"{entry.seconds / tested:.2f}" if tested else "-"
+        print(f"| `{module}` | {entry.mutants} | {entry.type_checked} | {tested} | {entry.seconds:.0f} | {per} |")
+    total = ModuleTime(
+        sum(entry.mutants for entry in times.values()),
+        sum(entry.type_checked for entry in times.values()),
+        sum(entry.seconds for entry in times.values()),
+    )
+    print(f"| all {len(times)} modules | {total.mutants} | {total.type_checked} | {total.mutants - total.type_checked} "
+          f"| {total.seconds:.0f} | |")  # fmt: skip
 
 
 def generated_name(mutant_name: str) -> str:
@@ -299,7 +341,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="print the names of the listed mutants a test killed in this run, one per line; checks nothing",
     )
+    parser.add_argument(
+        "--times",
+        action="store_true",
+        help="print, per mutated module, its mutants, those mypy rejected and its sessions' seconds; checks nothing",
+    )
     args = parser.parse_args(argv)
+    if args.times:
+        print_times(module_times(args.mutants))
+        return 0
 
     mutants = read_mutants(args.mutants)
     if not mutants:
@@ -313,8 +363,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     verdict = check(mutants, read_equivalents(args.equivalents))
+    type_checked = sum(mutant.status == TYPE_CHECKED for mutant in mutants.values())
     print(
-        f"mutants: {verdict.mutants}  killed: {verdict.caught}  survived: {verdict.survivors}  "
+        f"mutants: {verdict.mutants}  killed: {verdict.caught} (of them rejected by mypy before any test: "
+        f"{type_checked})  survived: {verdict.survivors}  "
         f"listed as equivalent: {verdict.listed}  not explained: {verdict.survivors - verdict.listed}"
     )
     if verdict.other_statuses:

@@ -59,13 +59,18 @@ STRICT_DIFF = """\
 + return doubled < cap"""
 
 
-def mutants_tree(tmp_path: Path, exit_codes: Mapping[str, int | None], source: str = ORIGINAL) -> Path:
+def mutants_tree(
+    tmp_path: Path,
+    exit_codes: Mapping[str, int | None],
+    source: str = ORIGINAL,
+    durations: Mapping[str, float] | None = None,
+) -> Path:
     """A ``mutants/`` directory as mutmut 3.8 leaves it: the mutated copy and its ``.meta`` results."""
     mutants = tmp_path / "mutants"
     mutated = mutants / "src" / "pkg" / "guard.py"
     mutated.parent.mkdir(parents=True)
     mutated.write_text(source, encoding="utf-8")
-    meta = {"exit_code_by_key": exit_codes, "durations_by_key": {}}
+    meta = {"exit_code_by_key": exit_codes, "durations_by_key": dict(durations or {})}
     (mutated.parent / "guard.py.meta").write_text(json.dumps(meta), encoding="utf-8")
     return mutants
 
@@ -91,7 +96,10 @@ def test_a_run_where_every_mutant_is_killed_passes_with_the_counts(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out = run_check(mutants_tree(tmp_path, ALL_KILLED), listing(tmp_path, {}), capsys)
-    assert out.splitlines()[0] == "mutants: 3  killed: 3  survived: 0  listed as equivalent: 0  not explained: 0"
+    assert (
+        out.splitlines()[0] == "mutants: 3  killed: 3 (of them rejected by mypy before any test: 0)  survived: 0  "
+        "listed as equivalent: 0  not explained: 0"
+    )
     assert code == 0
 
 
@@ -105,7 +113,10 @@ def test_an_unlisted_survivor_fails_the_check_and_is_named(tmp_path: Path, capsy
 def test_a_listed_survivor_whose_diff_matches_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     equivalents = listing(tmp_path, {NAMES["cap"]: ("the cap is never reached", CAP_DIFF)})
     code, out = run_check(mutants_tree(tmp_path, {**ALL_KILLED, NAMES["cap"]: 0}), equivalents, capsys)
-    assert out.splitlines()[0] == "mutants: 3  killed: 2  survived: 1  listed as equivalent: 1  not explained: 0"
+    assert (
+        out.splitlines()[0] == "mutants: 3  killed: 2 (of them rejected by mypy before any test: 0)  survived: 1  "
+        "listed as equivalent: 1  not explained: 0"
+    )
     assert code == 0
 
 
@@ -269,3 +280,19 @@ def test_every_committed_listing_has_a_reason_and_a_diff() -> None:
     listed = check_mutants.read_equivalents(ROOT / "mutation" / "equivalent-mutants.toml")
     assert len(listed) >= 1
     assert all(entry.diff.count("\n+ ") + entry.diff.startswith("+ ") >= 1 for entry in listed.values())
+
+
+def test_a_mutant_mypy_rejected_is_caught_and_counted_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run_check(mutants_tree(tmp_path, {**ALL_KILLED, NAMES["strict"]: 37}), listing(tmp_path, {}), capsys)
+    assert out.splitlines()[0].startswith("mutants: 3  killed: 3 (of them rejected by mypy before any test: 1)")
+    assert code == 0
+
+
+def test_times_sums_each_module_s_sessions_and_counts_what_mypy_rejected(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    durations = {NAMES["cap"]: 0.25, NAMES["method"]: 0.5}
+    mutants = mutants_tree(tmp_path, {**ALL_KILLED, NAMES["strict"]: 37}, durations=durations)
+    assert check_mutants.main(["--mutants", str(mutants), "--times"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| `")]
+    assert rows == ["| `pkg/guard` | 3 | 1 | 2 | 1 | 0.38 |"]
