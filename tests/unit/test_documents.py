@@ -617,3 +617,19 @@ def test_read_documents_reads_every_path_in_order_and_records_each_input(tmp_pat
             "ES006", str(path), 2, f"line is larger than {len(LINE) - 1:,} bytes; raise --max-document-bytes to read it"
         ),
     ]
+
+
+def test_blank_lines_before_the_one_json_document_of_a_sniffed_input_are_whitespace() -> None:
+    found = list(read_documents(["-"], 10_000, stdin=io.BytesIO(b"\n \r\n\t\n" + b'{"a": [1, 2]}\n')))
+    assert [(document.value, document.syntax) for document in found] == [({"a": [1, 2]}, None)]
+
+
+def test_a_yaml_document_is_kept_to_locate_its_findings_up_to_the_limit_and_not_past_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(documents, "LOCATE_LIMIT", 10)
+    at_the_limit, past_it = b"a: 1234567", b"a: 12345678"
+    assert len(at_the_limit) == 10
+    assert documents.parse_yaml(at_the_limit, "s.yaml").text == ("yaml", at_the_limit)
+    assert documents.parse_yaml(past_it, "s.yaml").text is None
+    assert documents.parse_yaml(past_it, "s.yaml").value == {"a": 12345678}

@@ -130,3 +130,14 @@ def test_versions_compare_as_numbers_not_as_text() -> None:
 def test_only_a_later_version_string_is_newer_than_this_evalscore(version: object, newer: str | None) -> None:
     assert __version__ == "0.2.0"
     assert _newer_version(version) == newer
+
+
+def test_a_baseline_whose_rates_disagree_with_its_own_counts_is_not_believed(tmp_path: Path) -> None:
+    changed = report()
+    changed["rates"]["mandated_compliance_rate"] = 0.5
+    path = written(tmp_path / "baseline.json", json.dumps(changed))
+    reason, ref = read_score_report(str(path), LIMIT)
+    assert isinstance(reason, str)
+    assert reason.startswith(f"baseline {path}: its rates disagree with its own counts (")
+    assert reason.endswith("); it was not written by evalscore")
+    assert ref == ref_of(path)

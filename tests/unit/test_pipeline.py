@@ -1,0 +1,29 @@
+"""The pipeline's entry points (``running/pipeline.py``) as ``validate`` calls them: what they read
+and what they record of each input."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+
+from evalscore.inputs.documents import InputRecord
+from evalscore.running.pipeline import check_paths_in_stretches
+from evalscore.validation.checker import CheckedArtifact
+
+RUN = (Path(__file__).resolve().parents[2] / "fixtures" / "valid" / "run" / "full-v3.json").read_bytes()
+
+
+def test_stretches_read_the_standard_input_they_are_given_and_hash_it_unless_told_not_to() -> None:
+    records: list[InputRecord] = []
+    checked = list(check_paths_in_stretches(["-"], stdin=io.BytesIO(RUN), on_input=records.append, jobs=1))
+    assert len(checked) == 1
+    assert isinstance(checked[0], CheckedArtifact)
+    assert (checked[0].kind, checked[0].valid) == ("run", True)
+    assert [(record.path, record.sha256) for record in records] == [("-", hashlib.sha256(RUN).hexdigest())]
+
+
+def test_stretches_told_not_to_hash_record_no_digest() -> None:
+    records: list[InputRecord] = []
+    list(check_paths_in_stretches(["-"], stdin=io.BytesIO(RUN), on_input=records.append, jobs=1, digests=False))
+    assert [(record.path, record.sha256) for record in records] == [("-", None)]
