@@ -1,6 +1,6 @@
 """Where a command's report goes: standard output, or (``--output FILE``) a file written whole.
 
-With ``--output``, the report in ``--format`` is written to the file atomically (``cli.output_file``:
+With ``--output``, the report in ``--format`` is written to the file atomically (``output_file``:
 beside it, then renamed; never over a device, a FIFO or an input) and the text report still goes to
 standard output, so one run can print text for a person and write JUnit or SARIF for the CI system.
 ``--output -`` is standard output itself, which then gets the report in ``--format`` alone. The
@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 
-from evalscore.cli.common import write_out
+from evalscore.cli.common import ColorChoice, report_style, write_out
 from evalscore.inputs.paths import STDIN, classify
 from evalscore.output_file import AtomicOutput, OutputRefusedError, OutputTarget, check_output
 from evalscore.printable import printable_path
+from evalscore.reporters.registry import ReportStyle
 
 output_option = click.option(
     "-o",
@@ -87,3 +89,21 @@ def deliver(destination: ReportDestination, rendered: str, text_report: Callable
         return False
     write_out(text_report())
     return True
+
+
+def render_and_deliver(
+    destination: ReportDestination,
+    reporters: Mapping[str, Callable[[Any, ReportStyle], str]],
+    value: Any,
+    look: tuple[str, ColorChoice, int],
+    read: Iterable[str],
+) -> bool:
+    """``value`` rendered in its ``--format`` (plain when it goes to a file) and delivered; beside a file,
+    the text report on standard output. ``look`` is ``(--format, --color, verbosity)``. As ``deliver``."""
+    output_format, color, verbosity = look
+    plain = destination.target is not None
+    rendered = reporters[output_format](
+        value, ReportStyle() if plain else report_style(output_format, color, verbosity)
+    )
+    on_screen = report_style("text", color, verbosity)
+    return deliver(destination, rendered, lambda: reporters["text"](value, on_screen), read)

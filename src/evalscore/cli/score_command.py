@@ -22,18 +22,22 @@ from evalscore.cli.common import (
     jobs_option,
     max_document_bytes_option,
     read_stdin_once,
-    report_style,
     traceback_option,
     verbosity_of,
     verbosity_options,
 )
 from evalscore.cli.progress import Progress
-from evalscore.cli.report_output import ReportDestination, deliver, output_option, report_destination
+from evalscore.cli.report_output import (
+    ReportDestination,
+    output_option,
+    render_and_deliver,
+    report_destination,
+)
 from evalscore.cli.score_options import ScoreOptions
 from evalscore.collector import imported_once
 from evalscore.exit_codes import EXIT_INTERNAL_ERROR, EXIT_INVALID_INPUT, EXIT_USAGE
 from evalscore.printable import printable
-from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS, ReportStyle
+from evalscore.reporters.registry import SCORE_REPORTERS, VALIDATION_REPORTERS
 from evalscore.running.cluster import ClusterError, ClusterSpec
 from evalscore.scoring.corpus import InputsRead, read_corpus
 from evalscore.scoring.intervals import DEFAULT_CONFIDENCE
@@ -93,14 +97,9 @@ def _report_invalid(inputs: InputsRead, options: ScoreOptions, destination: Repo
     """No score is printed over invalid input: the validation findings are, and the exit code says so."""
     summary = inputs.invalid
     summary.inputs.extend(record for record, _ in inputs.records)
-    to_file = destination.target is not None
-    rendered = VALIDATION_REPORTERS[options.output_format](
-        summary, ReportStyle() if to_file else report_style(options.output_format, options.color, options.verbosity)
-    )
-    text = VALIDATION_REPORTERS["text"]
     read = [record.path for record in summary.inputs]
-    on_screen = report_style("text", options.color, options.verbosity)
-    if not deliver(destination, rendered, lambda: text(summary, on_screen), read):
+    look = (options.output_format, options.color, options.verbosity)
+    if not render_and_deliver(destination, VALIDATION_REPORTERS, summary, look, read):
         return EXIT_USAGE
     if summary.internal_errors:
         problem, code = "evalscore met an internal error (a bug) on an input", EXIT_INTERNAL_ERROR

@@ -12,15 +12,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evalscore.cli.common import report_style
 from evalscore.cli.html_page import write_html
-from evalscore.cli.report_output import ReportDestination, deliver
+from evalscore.cli.report_output import ReportDestination, render_and_deliver
 from evalscore.collector import collector_paused
 from evalscore.exit_codes import EXIT_USAGE
 from evalscore.inputs.documents import InputRecord
 from evalscore.ledger.append import LedgerRefusedError, append_decision, check_ledger
 from evalscore.printable import printable, printable_path
-from evalscore.reporters.registry import SCORE_REPORTERS, ReportStyle
+from evalscore.reporters.registry import SCORE_REPORTERS
 from evalscore.scoring.baseline import read_score_report
 from evalscore.scoring.partials import PartialSum
 from evalscore.scoring.report import InputRef, ScoreReport
@@ -60,14 +59,9 @@ def report_scores(
         )
         if options.html is not None and not write_html(report, options.html, destination.inputs, "score"):
             return EXIT_USAGE
-        to_file = destination.target is not None
-        rendered = SCORE_REPORTERS[options.output_format](
-            report, ReportStyle() if to_file else report_style(options.output_format, options.color, options.verbosity)
-        )
-        text = SCORE_REPORTERS["text"]
         read = [record.path for record, _ in records]
-        on_screen = report_style("text", options.color, options.verbosity)
-        if not deliver(destination, rendered, lambda: text(report, on_screen), read):
+        look = (options.output_format, options.color, options.verbosity)
+        if not render_and_deliver(destination, SCORE_REPORTERS, report, look, read):
             return EXIT_USAGE
         if options.ledger is not None and not _recorded(report, Path(options.ledger), read):
             return EXIT_USAGE

@@ -16,16 +16,15 @@ from evalscore.cli.common import (
     jobs_option,
     max_document_bytes_option,
     read_stdin_once,
-    report_style,
     traceback_option,
     verbosity_of,
     verbosity_options,
 )
 from evalscore.cli.progress import Progress
-from evalscore.cli.report_output import deliver, output_option, report_destination
+from evalscore.cli.report_output import output_option, render_and_deliver, report_destination
 from evalscore.exit_codes import EXIT_USAGE
 from evalscore.printable import printable
-from evalscore.reporters.registry import VALIDATION_FORMATS_WITH_DIGESTS, VALIDATION_REPORTERS, ReportStyle
+from evalscore.reporters.registry import VALIDATION_FORMATS_WITH_DIGESTS, VALIDATION_REPORTERS
 from evalscore.running.cluster import ClusterError, ClusterSpec
 from evalscore.running.pipeline import check_paths_in_stretches, closed_after
 from evalscore.validation.clean_stretches import CleanStretch
@@ -77,14 +76,9 @@ def run_validate(options: ValidateOptions) -> int:
     except ClusterError as error:
         sys.stderr.write(f"evalscore validate: {printable(str(error))}\n")
         return EXIT_USAGE
-    to_file = destination.target is not None
-    rendered = VALIDATION_REPORTERS[options.output_format](
-        summary, ReportStyle() if to_file else report_style(options.output_format, options.color, options.verbosity)
-    )
-    text = VALIDATION_REPORTERS["text"]
     read = [record.path for record in summary.inputs]
-    on_screen = report_style("text", options.color, options.verbosity)
-    if not deliver(destination, rendered, lambda: text(summary, on_screen), read):
+    look = (options.output_format, options.color, options.verbosity)
+    if not render_and_deliver(destination, VALIDATION_REPORTERS, summary, look, read):
         return EXIT_USAGE
     return summary.exit_code
 
