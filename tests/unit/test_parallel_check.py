@@ -175,24 +175,26 @@ def test_a_file_that_grows_while_it_is_cut_ends_with_a_finding(tmp_path: Path, s
     assert not record().complete
 
 
-PARENT = os.getpid()
 REAL_JUDGE_CHUNK = parallel._judge_chunk
 REAL_JUDGE_RANGE = parallel.judge_range
 JUDGE = functools.partial(check_guarded, forced_kind=None, keep_model=False)
 DEATHS: dict[str, Any] = {}
-"""Where a dying worker leaves word that it died (the marker file), and at which task."""
+"""Where a dying worker leaves word that it died (the marker file), at which task, and the process
+that is not a worker (the test's own, taken when the test runs: a module-level ``os.getpid()`` is the
+process that imported the module, and under mutmut, which forks each mutant's session from that
+process, the session itself would die as a worker)."""
 
 
 def dies_in_a_worker_on_the_third_chunk(judge: Any, source: str, chunk: parallel.Chunk) -> list[CheckedArtifact]:
     first = chunk[0]
-    if os.getpid() != PARENT and isinstance(first, tuple) and first[0] == DEATHS["line"]:
+    if os.getpid() != DEATHS["parent"] and isinstance(first, tuple) and first[0] == DEATHS["line"]:
         Path(DEATHS["marker"]).touch()
         os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's OOM killer would
     return REAL_JUDGE_CHUNK(judge, source, chunk)
 
 
 def dies_in_a_worker_on_the_third_range(judge: Any, limit: int, item: LineRange | Document) -> list[CheckedArtifact]:
-    if os.getpid() != PARENT and isinstance(item, LineRange) and item.first_line == DEATHS["line"]:
+    if os.getpid() != DEATHS["parent"] and isinstance(item, LineRange) and item.first_line == DEATHS["line"]:
         Path(DEATHS["marker"]).touch()
         os.kill(os.getpid(), signal.SIGKILL)
     return REAL_JUDGE_RANGE(judge, limit, item)
@@ -207,6 +209,7 @@ def test_a_worker_that_dies_leaves_no_range_waiting_and_changes_no_verdict(
     third = [piece for piece in ranges if isinstance(piece, LineRange)][2]
     monkeypatch.setitem(DEATHS, "line", third.first_line)
     monkeypatch.setitem(DEATHS, "marker", str(tmp_path / "died"))
+    monkeypatch.setitem(DEATHS, "parent", os.getpid())
     monkeypatch.setattr(parallel, "judge_range", dies_in_a_worker_on_the_third_range)
     assert verdicts(log, in_parallel=True) == expected
     assert (tmp_path / "died").exists()
@@ -220,6 +223,7 @@ def test_a_worker_that_dies_leaves_no_chunk_waiting_and_changes_no_verdict(
     expected = verdicts(path, in_parallel=False)
     monkeypatch.setitem(DEATHS, "line", 7)
     monkeypatch.setitem(DEATHS, "marker", str(tmp_path / "died"))
+    monkeypatch.setitem(DEATHS, "parent", os.getpid())
     monkeypatch.setattr(parallel, "_judge_chunk", dies_in_a_worker_on_the_third_chunk)
     assert verdicts(path, in_parallel=True) == expected
     assert (tmp_path / "died").exists()
