@@ -159,16 +159,3 @@ def pytest_pycollect_makeitem(collector: pytest.Collector, name: str, obj: objec
     if wanted is None or name in wanted:
         return None
     return []
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under a mutant, its tests run fastest first: mutmut stops a mutant's session at the first
-    failure, and most mutants are killed by several tests, so the quick one that kills it should not
-    wait behind a slow one that would too. The times are mutmut's own, measured when it matched
-    tests to functions; a survivor still runs every test (CONTRIBUTING.md, "Mutation testing")."""
-    if "__mutmut_" not in os.environ.get("MUTANT_UNDER_TEST", ""):
-        return
-    from mutmut.state import state  # noqa: PLC0415 - only mutmut's forked sessions have it
-
-    durations = state().duration_by_test
-    items.sort(key=lambda item: durations.get(item.nodeid, float("inf")))

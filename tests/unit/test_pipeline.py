@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 from pathlib import Path
 
 from evalscore.inputs.documents import InputRecord
-from evalscore.running.pipeline import check_paths_in_stretches
+from evalscore.running.pipeline import check_paths_in_stretches, checked_documents
 from evalscore.validation.checker import CheckedArtifact
 
 RUN = (Path(__file__).resolve().parents[2] / "fixtures" / "valid" / "run" / "full-v3.json").read_bytes()
@@ -27,3 +28,12 @@ def test_stretches_told_not_to_hash_record_no_digest() -> None:
     records: list[InputRecord] = []
     list(check_paths_in_stretches(["-"], stdin=io.BytesIO(RUN), on_input=records.append, jobs=1, digests=False))
     assert [(record.path, record.sha256) for record in records] == [("-", None)]
+
+
+def test_documents_read_as_suites_are_checked_as_suites_whatever_they_look_like(tmp_path: Path) -> None:
+    path = tmp_path / "looks-like-a-run.json"
+    path.write_bytes(RUN)
+    ((checked, value),) = list(checked_documents([str(path)], "eval-suite"))
+    assert (checked.kind, checked.valid) == ("eval-suite", False)
+    assert all(finding.layer == "contract" for finding in checked.findings)
+    assert value == json.loads(RUN)
