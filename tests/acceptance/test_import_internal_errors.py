@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from evalscore.cli import import_command
 from evalscore.cli.main import main
+from evalscore.importers.inspect import importer as inspect_importer
 
 
 def test_an_internal_error_on_one_log_exits_70_and_the_other_logs_are_still_tried(
@@ -17,7 +17,7 @@ def test_an_internal_error_on_one_log_exits_70_and_the_other_logs_are_still_trie
 ) -> None:
     logs = sorted(inspect_logs.values())[:2]
     assert len(logs) == 2
-    real = import_command.import_inspect_log
+    real = inspect_importer.import_inspect_log
     tried: list[str] = []
 
     def import_inspect_log(path: str, **options: Any) -> Any:
@@ -26,7 +26,7 @@ def test_an_internal_error_on_one_log_exits_70_and_the_other_logs_are_still_trie
             raise KeyError("a bug planted by the test")
         return real(path, **options)
 
-    monkeypatch.setattr(import_command, "import_inspect_log", import_inspect_log)
+    monkeypatch.setattr(inspect_importer, "import_inspect_log", import_inspect_log)
     monkeypatch.setenv("EVALSCORE_TRACEBACK", "")
     out = tmp_path / "out.jsonl"
     result = CliRunner().invoke(main, ["import", "inspect", *map(str, logs), "-o", str(out)])

@@ -6,9 +6,8 @@ How every import runs (atomic output, progress, failures, exit codes) is ``evals
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 import click
 
@@ -16,9 +15,9 @@ from evalscore.cli.common import traceback_option
 from evalscore.cli.import_langgraph_command import langgraph_command
 from evalscore.cli.import_pydantic_ai_command import pydantic_ai_command
 from evalscore.cli.importing import ImportJob, import_max_bytes_option, output_option, run_import, suite_option
-from evalscore.importers.inspect import AUTOMATIC_APPROVERS, DEFAULT_HUMAN_APPROVERS, import_inspect_log
+from evalscore.importers.inspect import AUTOMATIC_APPROVERS, DEFAULT_HUMAN_APPROVERS
+from evalscore.importers.inspect.importer import InspectImporter
 from evalscore.inputs.documents import DEFAULT_MAX_DOCUMENT_BYTES
-from evalscore.models import EvalSuite, Run
 
 PROG: Final = "evalscore import inspect"
 
@@ -34,55 +33,11 @@ class ImportInspectOptions:
     max_document_bytes: int = DEFAULT_MAX_DOCUMENT_BYTES
 
 
-@dataclass(slots=True)
-class _InspectTally:
-    runs: int = 0
-    gates: int = 0
-    automatic: int = 0
-    superseded: int = 0
-
-    def add(self, run: Run) -> None:
-        self.runs += 1
-        self.gates += sum(len(step.gate_events) for task in run.task_results for step in task.step_results)
-        self.automatic += _listed(run, "automatic_approvals")
-        self.superseded += sum(entry["superseded_entries"] for entry in _entries(run, "superseded_members"))
-
-    def summary(self, output: str) -> str:
-        superseded = (
-            f"; {self.superseded} superseded sample member entr{'y' if self.superseded == 1 else 'ies'} "
-            "skipped (the last entry of a name is read, as Inspect reads it; listed in "
-            "adapter.config.superseded_members)"
-            if self.superseded
-            else ""
-        )
-        return (
-            f"wrote {self.runs} run(s) to {output}: {self.gates} gate event(s) from approvers counted as "
-            f"human, {self.automatic} automatic approval chain(s) kept in adapter.config; opened_at, "
-            f"decision_latency_ms and overseers are not recorded by Inspect and are left null/empty{superseded}"
-        )
-
-
 def run_import_inspect(options: ImportInspectOptions) -> int:
     """Import every log; write OUT only when all of them import. Returns the exit code."""
     humans = frozenset(options.human_approvers or DEFAULT_HUMAN_APPROVERS)
-
-    def import_one(log: str, suite: EvalSuite | None, tick: Callable[[], None]) -> Run:
-        return import_inspect_log(
-            log, human_approvers=humans, suite=suite, max_member_bytes=options.max_document_bytes, on_sample=tick
-        )
-
-    job = ImportJob(PROG, options.logs, options.output, options.suite, import_one, _InspectTally(), "samples", "log")
-    return run_import(job)
-
-
-def _entries(run: Run, key: str) -> list[dict[str, Any]]:
-    value = run.adapter.config.get(key)
-    return [entry for entry in value if isinstance(entry, dict)] if isinstance(value, list) else []
-
-
-def _listed(run: Run, key: str) -> int:
-    value = run.adapter.config.get(key)
-    return len(value) if isinstance(value, list) else 0
+    importer = InspectImporter(humans, options.max_document_bytes)
+    return run_import(ImportJob(PROG, options.logs, options.output, options.suite, importer, importer.tally()))
 
 
 def _check_approvers(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:

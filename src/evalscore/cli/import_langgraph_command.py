@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 import click
@@ -13,38 +12,9 @@ from evalscore.cli.common import traceback_option
 from evalscore.cli.importing import ImportJob, import_max_bytes_option, output_option, run_import, suite_option
 from evalscore.exit_codes import EXIT_USAGE
 from evalscore.importers.langgraph_defaults import DEFAULT_MAX_VALUE_BYTES
-from evalscore.models import EvalSuite, Run
 
 PROG: Final = "evalscore import langgraph"
 EXTRA_MODULES: Final = frozenset({"msgpack", "psycopg"})
-
-
-@dataclass(slots=True)
-class _LangGraphTally:
-    runs: int = 0
-    resolutions: dict[str, int] = field(default_factory=dict)
-    bounded: int = 0
-    not_run: int = 0
-
-    def add(self, run: Run) -> None:
-        self.runs += 1
-        for task in run.task_results:
-            for step in task.step_results:
-                for gate in step.gate_events:
-                    self.resolutions[gate.resolution] = self.resolutions.get(gate.resolution, 0) + 1
-                    self.bounded += gate.decision_latency_upper_bound_ms is not None
-        not_run = run.adapter.config.get("calls_not_run")
-        self.not_run += len(not_run) if isinstance(not_run, list) else 0
-
-    def summary(self, output: str) -> str:
-        gates = sum(self.resolutions.values())
-        by_resolution = ", ".join(f"{count} {name}" for name, count in sorted(self.resolutions.items()))
-        return (
-            f"wrote {self.runs} run(s) (one per thread) to {output}: {gates} gate event(s)"
-            f"{f' ({by_resolution})' if gates else ''}, {self.bounded} with an upper bound on the decision latency, "
-            f"{self.not_run} requested call(s) that did not run kept in adapter.config.calls_not_run; opened_at, "
-            "resolved_at, decision_latency_ms and overseers are not recorded by LangGraph and are left null/empty"
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +32,7 @@ def run_import_langgraph(options: ImportLangGraphOptions) -> int:
     """Import every thread (or those named); write OUT only when all of them import. Returns the exit code."""
     try:
         # here, not at the top: without the extra, every other command still runs, and this one says what to install
-        from evalscore.importers.langgraph import import_langgraph_store  # noqa: PLC0415
+        from evalscore.importers.langgraph.importer import LangGraphImporter  # noqa: PLC0415
     except ModuleNotFoundError as error:
         if error.name not in EXTRA_MODULES:
             raise
@@ -71,14 +41,8 @@ def run_import_langgraph(options: ImportLangGraphOptions) -> int:
         )
         return EXIT_USAGE
 
-    def import_one(source: str, suite: EvalSuite | None, tick: Callable[[], None]) -> Iterator[Run]:
-        return import_langgraph_store(
-            source, threads=options.threads, suite=suite, max_value_bytes=options.max_document_bytes, on_thread=tick
-        )
-
-    tally = _LangGraphTally()
-    job = ImportJob(PROG, (options.source,), options.output, options.suite, import_one, tally, "threads", "store")
-    return run_import(job)
+    importer = LangGraphImporter(options.threads, options.max_document_bytes)
+    return run_import(ImportJob(PROG, (options.source,), options.output, options.suite, importer, importer.tally()))
 
 
 def _check_threads(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:

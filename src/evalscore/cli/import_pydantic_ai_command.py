@@ -3,58 +3,17 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Final
 
 import click
 
 from evalscore.cli.common import traceback_option
 from evalscore.cli.importing import ImportJob, import_max_bytes_option, output_option, run_import, suite_option
-from evalscore.importers.pydantic_ai import DEFAULT_MAX_HISTORY_BYTES, import_pydantic_ai_history
-from evalscore.models import EvalSuite, Run
+from evalscore.importers.pydantic_ai import DEFAULT_MAX_HISTORY_BYTES
+from evalscore.importers.pydantic_ai.importer import PydanticAIImporter
 
 PROG: Final = "evalscore import pydantic-ai"
-
-
-@dataclass(slots=True)
-class _PydanticAITally:
-    runs: int = 0
-    histories: int = 0
-    resolutions: dict[str, int] = field(default_factory=dict)
-    not_run: int = 0
-    denials_not_named: int = 0
-
-    def add(self, run: Run) -> None:
-        self.runs += 1
-        self.histories += len(run.task_results)
-        for task in run.task_results:
-            for step in task.step_results:
-                for gate in step.gate_events:
-                    self.resolutions[gate.resolution] = self.resolutions.get(gate.resolution, 0) + 1
-        self.not_run += _count(run.adapter.config.get("calls_not_run"))
-        named = run.adapter.config.get("denials_of_tools_not_named")
-        self.denials_not_named += named if isinstance(named, int) else 0
-
-    def summary(self, output: str) -> str:
-        gates = sum(self.resolutions.values())
-        by_resolution = ", ".join(f"{count} {name}" for name, count in sorted(self.resolutions.items()))
-        unnamed = (
-            f"; {self.denials_not_named} denied call(s) of tools not named by --approval-tool are not gates "
-            "(name every tool that required approval)"
-            if self.denials_not_named
-            else ""
-        )
-        return (
-            f"wrote {self.runs} run(s) ({self.histories} history/histories) to {output}: {gates} gate event(s)"
-            f"{f' ({by_resolution})' if gates else ''}, {self.not_run} requested call(s) that did not run kept in "
-            "adapter.config.calls_not_run; opened_at, resolved_at, decision_latency_ms and overseers are not "
-            f"recorded by Pydantic AI and are left null/empty{unnamed}"
-        )
-
-
-def _count(value: Any) -> int:
-    return len(value) if isinstance(value, list) else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,18 +29,8 @@ class ImportPydanticAIOptions:
 
 def run_import_pydantic_ai(options: ImportPydanticAIOptions) -> int:
     """Import every history file; write OUT only when all of them import. Returns the exit code."""
-    tools = frozenset(options.approval_tools)
-
-    def import_one(path: str, suite: EvalSuite | None, tick: Callable[[], None]) -> Run:
-        return import_pydantic_ai_history(
-            path, approval_tools=tools, suite=suite, max_document_bytes=options.max_document_bytes, on_history=tick
-        )
-
-    tally = _PydanticAITally()
-    job = ImportJob(
-        PROG, options.histories, options.output, options.suite, import_one, tally, "histories", "history file"
-    )
-    return run_import(job)
+    importer = PydanticAIImporter(frozenset(options.approval_tools), options.max_document_bytes)
+    return run_import(ImportJob(PROG, options.histories, options.output, options.suite, importer, importer.tally()))
 
 
 def _check_tools(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ import sys
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import ClassVar, Final, Protocol
+from typing import ClassVar, Final
 
 import click
 import orjson
@@ -24,6 +24,7 @@ from evalscore.exit_codes import EXIT_INTERNAL_ERROR, EXIT_INVALID_INPUT, EXIT_O
 from evalscore.finding_codes import TOO_LARGE, UNREADABLE
 from evalscore.findings import Finding
 from evalscore.importers.shared.errors import ImportFailedError, UnreadableSourceError
+from evalscore.importers.shared.importer import Importer, Tally
 from evalscore.models import EvalSuite, Run
 from evalscore.output_file import (
     STDOUT,
@@ -39,11 +40,6 @@ from evalscore.validation.internal_error import tracebacks_requested
 
 MAX_SUITE_BYTES: Final = 16 * 1024 * 1024
 """A suite is authored by hand; more than this is not one (and is not read into memory to find out)."""
-
-ImportOne = Callable[[str, EvalSuite | None, Callable[[], None]], Run | Iterable[Run]]
-"""Import one source (its path, the suite or None, a callback per unit read for progress) to its Run, or to
-its Runs one at a time (a checkpoint store holds one per thread), or raise ``ImportFailedError``. A source
-that fails part way leaves nothing written: the output is all or nothing."""
 
 
 def output_option(help_text: str) -> Callable[[FC], FC]:
@@ -69,14 +65,6 @@ def import_max_bytes_option(default: int, help_text: str) -> Callable[[FC], FC]:
     )
 
 
-class Tally(Protocol):
-    """What an importer counts over the runs it wrote, and the one line that says it."""
-
-    def add(self, run: Run) -> None: ...
-
-    def summary(self, output: str) -> str: ...
-
-
 @dataclass(frozen=True, slots=True)
 class ImportJob:
     """One ``evalscore import KIND`` command line, with the importer's own parts."""
@@ -85,12 +73,9 @@ class ImportJob:
     sources: tuple[str, ...]
     output: str
     suite: str | None
-    import_one: ImportOne
+    importer: Importer
     tally: Tally
-    unit: str
-    """What the progress line counts (``samples``, ``messages``)."""
-    noun: str
-    """What one source is called in messages (``log``, ``history``)."""
+    """``importer.tally()``, counting what this command writes."""
 
 
 def run_import(job: ImportJob) -> int:
@@ -123,11 +108,11 @@ def _import_all(job: ImportJob) -> int:
         _cannot_write(job, error)
         return EXIT_USAGE
     with sink:
-        with Progress(job.unit, verb="read") as progress:
+        with Progress(job.importer.unit, verb="read") as progress:
             failures = _import_each(job, sink, suite, progress)
         if failures:
             sink.discard()
-            failed = f"{len(failures)} of {len(job.sources)} {job.noun}(s) failed"
+            failed = f"{len(failures)} of {len(job.sources)} {job.importer.noun}(s) failed"
             _error(job, f"{failed}; {output_name(job.output)} was not written")
             return exit_code_for(failures)
         try:
@@ -149,14 +134,16 @@ def _import_each(
     failures: list[ImportFailedError] = []
     for source in job.sources:
         try:
-            imported = job.import_one(source, suite, progress.tick)
+            imported = job.importer.import_source(source, suite, progress.tick)
             for run in [imported] if isinstance(imported, Run) else imported:
                 sink.write(orjson.dumps(run.model_dump(mode="json")) + b"\n")
                 job.tally.add(run)
         except ImportFailedError as error:
             failures.append(error)
         except MemoryError:
-            failures.append(UnreadableSourceError(source, f"the {job.noun} does not fit in the memory available"))
+            failures.append(
+                UnreadableSourceError(source, f"the {job.importer.noun} does not fit in the memory available")
+            )
         except Exception as error:  # a bug on one source: name it, import nothing, still try the others
             failures.append(_internal_error(source, error))
         else:
