@@ -2,7 +2,7 @@
 
 The JSON report is read back as a baseline is (within ``--max-document-bytes``, strict JSON,
 checked against its published schema and against its own counts) before anything is drawn from
-it; the page is written whole or not at all (``cli.output_file``). Exit 0 when the page is
+it; the page is written whole or not at all (``output_file``). Exit 0 when the page is
 written, 2 when the report cannot be read or believed, the page cannot be written, or matplotlib
 (the ``html`` extra) is not installed. The score's own outcome is on the page, not in the exit code.
 """
