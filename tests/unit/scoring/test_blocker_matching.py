@@ -206,6 +206,14 @@ def test_the_automaton_holds_under_60_bytes_a_character_of_the_blockers_texts() 
     assert held / sum(map(len, texts)) < 60
 
 
+def test_only_a_node_with_two_or_more_children_keeps_them_in_a_table() -> None:
+    """The memory test's rule, small: a node's single child sits in the flat lists, and a table is made
+    at its second child (here the root's "a" and "x", and "ab"'s "c" and "d"; "a" has one child)."""
+    automaton = TextAutomaton(["abc", "abd", "x"])
+    assert sorted(sorted(table) for table in automaton.branches.values()) == [["a", "x"], ["c", "d"]]
+    assert len(automaton.parents) == 5  # a node per character but the shared prefixes: a, b, c, d, x
+
+
 def misses_by_definition(
     ids: list[str], texts: list[str | None], questions: list[tuple[str, str]]
 ) -> tuple[list[int], list[int]]:
