@@ -37,7 +37,7 @@ def run_import_inspect(options: ImportInspectOptions) -> int:
     """Import every log; write OUT only when all of them import. Returns the exit code."""
     humans = frozenset(options.human_approvers or DEFAULT_HUMAN_APPROVERS)
     importer = InspectImporter(humans, options.max_document_bytes)
-    return run_import(ImportJob(PROG, options.logs, options.output, options.suite, importer, importer.tally()))
+    return run_import(ImportJob(PROG, options.logs, options.output, options.suite, importer))
 
 
 def _check_approvers(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:

@@ -42,7 +42,7 @@ def run_import_langgraph(options: ImportLangGraphOptions) -> int:
         return EXIT_USAGE
 
     importer = LangGraphImporter(options.threads, options.max_document_bytes)
-    return run_import(ImportJob(PROG, (options.source,), options.output, options.suite, importer, importer.tally()))
+    return run_import(ImportJob(PROG, (options.source,), options.output, options.suite, importer))
 
 
 def _check_threads(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:

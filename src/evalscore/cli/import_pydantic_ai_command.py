@@ -30,7 +30,7 @@ class ImportPydanticAIOptions:
 def run_import_pydantic_ai(options: ImportPydanticAIOptions) -> int:
     """Import every history file; write OUT only when all of them import. Returns the exit code."""
     importer = PydanticAIImporter(frozenset(options.approval_tools), options.max_document_bytes)
-    return run_import(ImportJob(PROG, options.histories, options.output, options.suite, importer, importer.tally()))
+    return run_import(ImportJob(PROG, options.histories, options.output, options.suite, importer))
 
 
 def _check_tools(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:

@@ -74,8 +74,6 @@ class ImportJob:
     output: str
     suite: str | None
     importer: Importer
-    tally: Tally
-    """``importer.tally()``, counting what this command writes."""
 
 
 def run_import(job: ImportJob) -> int:
@@ -108,8 +106,9 @@ def _import_all(job: ImportJob) -> int:
         _cannot_write(job, error)
         return EXIT_USAGE
     with sink:
+        tally = job.importer.tally()
         with Progress(job.importer.unit, verb="read") as progress:
-            failures = _import_each(job, sink, suite, progress)
+            failures = _import_each(job, sink, suite, progress, tally)
         if failures:
             sink.discard()
             failed = f"{len(failures)} of {len(job.sources)} {job.importer.noun}(s) failed"
@@ -123,21 +122,22 @@ def _import_all(job: ImportJob) -> int:
         except OSError as error:
             _cannot_write(job, error)
             return EXIT_USAGE
-    sys.stderr.write(f"{job.prog}: {job.tally.summary(output_name(job.output))}\n")
+    sys.stderr.write(f"{job.prog}: {tally.summary(output_name(job.output))}\n")
     return EXIT_OK
 
 
 def _import_each(
-    job: ImportJob, sink: AtomicOutput, suite: EvalSuite | None, progress: Progress
+    job: ImportJob, sink: AtomicOutput, suite: EvalSuite | None, progress: Progress, tally: Tally
 ) -> list[ImportFailedError]:
-    """Each source's Run as one line of ``sink``; every failure is reported as it happens and returned."""
+    """Each source's Run as one line of ``sink``, counted in ``tally``; every failure is reported as it
+    happens and returned."""
     failures: list[ImportFailedError] = []
     for source in job.sources:
         try:
             imported = job.importer.import_source(source, suite, progress.tick)
             for run in [imported] if isinstance(imported, Run) else imported:
                 sink.write(orjson.dumps(run.model_dump(mode="json")) + b"\n")
-                job.tally.add(run)
+                tally.add(run)
         except ImportFailedError as error:
             failures.append(error)
         except MemoryError:
